@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Entry points. Each target does its own set-up on a fresh Debian 12 machine.
+#   make test    install dependencies, configure, build, run the CPU test suite (CTest)
+#   make demo    install dependencies, configure, build, run the main job
+#   make build   configure and build only
+#   make clean   remove build/
+
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+
+.PHONY: all deps configure build test demo clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) $(CMAKE_ARGS)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+demo: build
+	$(BUILD_DIR)/bin/opengda-info
+
+clean:
+	rm -rf $(BUILD_DIR)

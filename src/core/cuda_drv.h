@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The CUDA driver API, loaded at run time from libcuda.so.1. The library never links
+ * libcuda or the CUDA runtime: on a machine without a GPU driver every entry point here
+ * reports DOCA_ERROR_NOT_FOUND and the rest of OpenGDA keeps working on host threads.
+ *
+ * It lives in core because both the software NIC (GPU memory copies) and the GPU layer
+ * (memory, doorbell mapping) use it, and the software NIC sits below the GPU layer.
+ */
+#ifndef OGDA_CORE_CUDA_DRV_H_
+#define OGDA_CORE_CUDA_DRV_H_
+
+#include "doca_error.h"
+
+#include <stddef.h>
+
+#ifdef OGDA_HAVE_CUDA_H
+#include <cuda.h>
+
+/* Entry points in use; extend as layers need more. Names are the ABI symbols (_v2 where versioned). */
+struct ogda_cuda_drv {
+	CUresult (*init)(unsigned int flags);
+	CUresult (*driver_get_version)(int *version);
+	CUresult (*device_get_count)(int *count);
+	CUresult (*device_get)(CUdevice *dev, int ordinal);
+	CUresult (*device_get_name)(char *name, int len, CUdevice dev);
+	CUresult (*device_get_attribute)(int *value, CUdevice_attribute attr, CUdevice dev);
+	CUresult (*device_get_pci_bus_id)(char *bus_id, int len, CUdevice dev);
+	CUresult (*device_total_mem)(size_t *bytes, CUdevice dev);
+	CUresult (*get_error_name)(CUresult err, const char **name);
+};
+
+/*
+ * Loads libcuda.so.1 and calls cuInit(0), once per process.
+ * DOCA_ERROR_NOT_FOUND: no driver library (or OPENGDA_DISABLE_CUDA=1).
+ * DOCA_ERROR_DRIVER: the library loaded but cuInit failed (e.g. the toolkit's stub library,
+ * CUDA_ERROR_STUB_LIBRARY, or no device/driver mismatch); ogda_cuda_drv_status() says why.
+ */
+doca_error_t ogda_cuda_drv_get(const struct ogda_cuda_drv **drv);
+#endif /* OGDA_HAVE_CUDA_H */
+
+/* Whether this build can talk to the CUDA driver at all (built with cuda.h). */
+int ogda_cuda_drv_built_in(void);
+
+/* Loads the driver like ogda_cuda_drv_get() and returns the outcome, for reports. */
+doca_error_t ogda_cuda_drv_probe(void);
+
+/* One line describing the state of the driver: version, or why it is unavailable. */
+const char *ogda_cuda_drv_status(void);
+
+#endif /* OGDA_CORE_CUDA_DRV_H_ */
