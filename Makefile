@@ -22,8 +22,9 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The CPU suite; tests labelled gpu need a GPU and run with: ctest --test-dir build -L gpu
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -LE gpu
 
 demo: build
 	$(BUILD_DIR)/bin/opengda-info
