@@ -26,6 +26,14 @@ static void drv_load(void)
 		{"cuDeviceGetPCIBusId", (void **)&drv.device_get_pci_bus_id, false},
 		{"cuDeviceTotalMem_v2", (void **)&drv.device_total_mem, false},
 		{"cuGetErrorName", (void **)&drv.get_error_name, false},
+		{"cuDevicePrimaryCtxRetain", (void **)&drv.device_primary_ctx_retain, false},
+		{"cuCtxGetCurrent", (void **)&drv.ctx_get_current, false},
+		{"cuCtxSetCurrent", (void **)&drv.ctx_set_current, false},
+		{"cuStreamCreate", (void **)&drv.stream_create, false},
+		{"cuStreamDestroy_v2", (void **)&drv.stream_destroy, false},
+		{"cuStreamSynchronize", (void **)&drv.stream_synchronize, false},
+		{"cuMemcpyAsync", (void **)&drv.memcpy_async, false},
+		{"cuPointerGetAttribute", (void **)&drv.pointer_get_attribute, false},
 	};
 	struct ogda_runtime_lib_info info;
 	const char *name = NULL;

@@ -28,6 +28,16 @@ struct ogda_cuda_drv {
 	CUresult (*device_get_pci_bus_id)(char *bus_id, int len, CUdevice dev);
 	CUresult (*device_total_mem)(size_t *bytes, CUdevice dev);
 	CUresult (*get_error_name)(CUresult err, const char **name);
+	/* Software NIC memory copies (swnic_memcpy.c): a private non-blocking stream per thread. */
+	CUresult (*device_primary_ctx_retain)(CUcontext *ctx, CUdevice dev);
+	CUresult (*ctx_get_current)(CUcontext *ctx);
+	CUresult (*ctx_set_current)(CUcontext ctx);
+	CUresult (*stream_create)(CUstream *stream, unsigned int flags);
+	CUresult (*stream_destroy)(CUstream stream);
+	CUresult (*stream_synchronize)(CUstream stream);
+	CUresult (*memcpy_async)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream);
+	/* Software NIC memory kind detection (swnic_mem.c): MEMORY_TYPE and IS_MANAGED. */
+	CUresult (*pointer_get_attribute)(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);
 };
 
 /*

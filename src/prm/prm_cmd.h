@@ -81,7 +81,7 @@ enum prm_cmd_status {
 	PRM_BITS("opcode", 0, 31, 16), PRM_BITS("uid", 0, 15, 0), PRM_BITS("op_mod", 1, 15, 0)
 #define PRM_CMD_OUT_HDR_FIELDS PRM_BITS("status", 0, 31, 24), PRM_DW("syndrome", 1)
 
-/* Bytes every *_in / *_out carries at least (the header words dw0..dw1 plus two reserved). */
+/* The smallest *_in / *_out: the two header words plus dw2..dw3 (an object number or reserved). */
 #define PRM_CMD_HDR_SIZE 16u
 
 /* The first 8 bytes of every *_in: opcode, uid, op_mod. */
@@ -145,6 +145,57 @@ doca_error_t prm_cmd_out_set_status(void *out, size_t len, uint8_t status, uint3
  */
 doca_error_t prm_cmd_empty_out_build(void *out, size_t len);
 doca_error_t prm_cmd_empty_out_parse(const void *out, size_t len, uint16_t opcode);
+
+/*
+ * Builders and parsers of the small mailboxes that name one object (DESTROY_CQ in,
+ * CREATE_CQ out, ALLOC_PD out, ...): obj_field is the layout's field holding the number
+ * (NULL for an in with nothing but the header, such as ALLOC_PD). In builders write
+ * opcode and uid; in parsers check the opcode; out parsers check the status first.
+ */
+doca_error_t prm_cmd_obj_in_build(const struct prm_layout *layout, uint16_t opcode, void *in, size_t len,
+				  uint16_t uid, const char *obj_field, uint32_t obj);
+doca_error_t prm_cmd_obj_in_parse(const struct prm_layout *layout, uint16_t opcode, const void *in, size_t len,
+				  uint16_t *uid, const char *obj_field, uint32_t *obj);
+doca_error_t prm_cmd_obj_out_build(const struct prm_layout *layout, void *out, size_t len, const char *obj_field,
+				   uint32_t obj);
+doca_error_t prm_cmd_obj_out_parse(const struct prm_layout *layout, uint16_t opcode, const void *out, size_t len,
+				   const char *obj_field, uint32_t *obj);
+
+/*
+ * Binds a field path of a layout to an unsigned member (1, 2, 4 or 8 bytes) of a
+ * parameters struct, so that one table drives both a builder and its parser.
+ */
+struct prm_param_map {
+	const char *path;
+	size_t offset;
+	size_t size;
+};
+
+#define PRM_MAP(type, member, fpath) {(fpath), offsetof(type, member), sizeof(((type *)0)->member)}
+#define PRM_MAP_COUNT(map) (sizeof(map) / sizeof((map)[0]))
+
+/* prm_w() of every mapped member; a value too wide for its field is the writer's error. */
+void prm_w_map(struct prm_writer *w, const struct prm_param_map *map, size_t n, const void *params);
+/* prm_r() into every mapped member; a field value that does not fit its member is an error. */
+void prm_r_map(struct prm_reader *r, const struct prm_param_map *map, size_t n, void *params);
+
+/*
+ * Builders and parsers driven by a parameter map. In builders write the opcode and then
+ * every mapped member; in parsers check the opcode; out builders leave status OK; out
+ * parsers check the status first. Parsers fill params (which the caller copies out only
+ * on success, so that its own struct is untouched on failure).
+ */
+doca_error_t prm_cmd_mapped_in_build(const struct prm_layout *layout, uint16_t opcode,
+				     const struct prm_param_map *map, size_t n, void *in, size_t len,
+				     const void *params);
+doca_error_t prm_cmd_mapped_in_parse(const struct prm_layout *layout, uint16_t opcode,
+				     const struct prm_param_map *map, size_t n, const void *in, size_t len,
+				     void *params);
+doca_error_t prm_cmd_mapped_out_build(const struct prm_layout *layout, const struct prm_param_map *map, size_t n,
+				      void *out, size_t len, const void *params);
+doca_error_t prm_cmd_mapped_out_parse(const struct prm_layout *layout, uint16_t opcode,
+				      const struct prm_param_map *map, size_t n, const void *out, size_t len,
+				      void *params);
 
 /* "BAD_PARAM", ...; "UNKNOWN_STATUS" for a value not in enum prm_cmd_status. */
 const char *prm_cmd_status_name(uint8_t status);
