@@ -38,7 +38,7 @@ const struct prm_layout prm_cqc_layout = PRM_LAYOUT("cqc", PRM_CQC_SIZE, cqc_fie
 
 static const struct prm_field create_cq_in_fields[] = {
 	PRM_CMD_IN_HDR_FIELDS,
-	PRM_SUB("cq_context", PRM_CQC_OFFSET, prm_cqc_layout),
+	PRM_SUB("cq_context", PRM_CQC_OFFSET, prm_cqc_layout, PRM_CQC_SIZE),
 	PRM_U64("cq_umem_offset", 0x50),
 	PRM_DW("cq_umem_id", 22),
 	PRM_BITS("cq_umem_valid", 23, 31, 31),
@@ -68,7 +68,7 @@ const struct prm_layout prm_modify_cq_out_layout = PRM_LAYOUT("modify_cq_out", P
 
 static const struct prm_field query_cq_out_fields[] = {
 	PRM_CMD_OUT_HDR_FIELDS,
-	PRM_SUB("cq_context", PRM_CQC_OFFSET, prm_cqc_layout),
+	PRM_SUB("cq_context", PRM_CQC_OFFSET, prm_cqc_layout, PRM_CQC_SIZE),
 };
 const struct prm_layout prm_query_cq_out_layout =
 	PRM_LAYOUT("query_cq_out", PRM_QUERY_CQ_OUT_SIZE, query_cq_out_fields);
@@ -77,7 +77,7 @@ static const struct prm_field modify_cq_in_fields[] = {
 	PRM_CMD_IN_HDR_FIELDS,
 	PRM_BITS("cqn", 2, 23, 0),
 	PRM_DW("modify_field_select", 3),
-	PRM_SUB("cq_context", PRM_CQC_OFFSET, prm_cqc_layout),
+	PRM_SUB("cq_context", PRM_CQC_OFFSET, prm_cqc_layout, PRM_CQC_SIZE),
 	PRM_BITS("cq_umem_valid", 23, 31, 31),
 };
 const struct prm_layout prm_modify_cq_in_layout =

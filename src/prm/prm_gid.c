@@ -32,7 +32,7 @@ const struct prm_layout prm_query_roce_address_in_layout =
 
 static const struct prm_field query_roce_address_out_fields[] = {
 	PRM_CMD_OUT_HDR_FIELDS,
-	PRM_SUB("roce_address", 0x10, prm_roce_addr_layout),
+	PRM_SUB("roce_address", 0x10, prm_roce_addr_layout, PRM_ROCE_ADDR_SIZE),
 };
 const struct prm_layout prm_query_roce_address_out_layout =
 	PRM_LAYOUT("query_roce_address_out", PRM_QUERY_ROCE_ADDRESS_OUT_SIZE, query_roce_address_out_fields);

@@ -102,7 +102,7 @@ const struct prm_layout prm_hca_cap_general_2_layout =
 #define QUERY_HCA_CAP_OUT(var, page_layout, lname)                                                 \
 	static const struct prm_field var##_fields[] = {                                           \
 		PRM_CMD_OUT_HDR_FIELDS,                                                            \
-		PRM_SUB("capability", PRM_HCA_CAP_OFFSET, page_layout),                            \
+		PRM_SUB("capability", PRM_HCA_CAP_OFFSET, page_layout, PRM_HCA_CAP_PAGE_SIZE),                            \
 	};                                                                                         \
 	const struct prm_layout var = PRM_LAYOUT(lname, PRM_QUERY_HCA_CAP_OUT_SIZE, var##_fields)
 

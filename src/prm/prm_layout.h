@@ -49,8 +49,12 @@ struct prm_loc {
 #define PRM_DW(fname, dw) PRM_BITS(fname, dw, 31, 0)
 /* A 64-bit field starting at a byte offset (always dword aligned in the PRM). */
 #define PRM_U64(fname, byte) {(fname), (uint32_t)(byte) * 8u, 64u, NULL}
-/* An embedded layout at a byte offset. */
-#define PRM_SUB(fname, byte, layout) {(fname), (uint32_t)(byte) * 8u, (uint32_t)(layout).size * 8u, &(layout)}
+/*
+ * An embedded layout of size_bytes at a byte offset. The size is given, not read from the
+ * layout, so the entry stays a constant expression in files other than the layout's own;
+ * prm_layout_check() (and the tests) verify it matches layout.size.
+ */
+#define PRM_SUB(fname, byte, layout, size_bytes) {(fname), (uint32_t)(byte) * 8u, (uint32_t)(size_bytes) * 8u, &(layout)}
 
 #define PRM_LAYOUT(lname, lsize, ftable) {(lname), (lsize), (ftable), sizeof(ftable) / sizeof((ftable)[0])}
 

@@ -9,11 +9,8 @@
 
 /* ---- Layouts ---------------------------------------------------------------------------- */
 
-/*
- * The qpc embedded at byte 0x18. Spelled out rather than PRM_SUB(), whose width reads
- * prm_qpc_layout.size: not a constant expression outside the file that defines it.
- */
-#define QPC_AT_0x18 {"qpc", 0x18u * 8u, PRM_QPC_SIZE * 8u, &prm_qpc_layout}
+/* The qpc embedded at byte 0x18 of every command that carries one. */
+#define QPC_AT_0x18 PRM_SUB("qpc", 0x18, prm_qpc_layout, PRM_QPC_SIZE)
 
 static const struct prm_field create_qp_in_fields[] = {
 	PRM_CMD_IN_HDR_FIELDS,

@@ -69,8 +69,8 @@ static const struct prm_field qpc_fields[] = {
 	PRM_BITS("log_page_size", 5, 28, 24),
 	PRM_BITS("remote_qpn", 5, 23, 0),
 	/* Explicit widths: a struct member is not a constant expression in standard C. */
-	{"primary_address_path", 0x18u * 8u, PRM_ADS_SIZE * 8u, &prm_ads_layout},
-	{"secondary_address_path", 0x44u * 8u, PRM_ADS_SIZE * 8u, &prm_ads_layout},
+	PRM_SUB("primary_address_path", 0x18, prm_ads_layout, PRM_ADS_SIZE),
+	PRM_SUB("secondary_address_path", 0x44, prm_ads_layout, PRM_ADS_SIZE),
 	PRM_BITS("log_ack_req_freq", 28, 31, 28),
 	PRM_BITS("log_sra_max", 28, 23, 21),
 	PRM_BITS("retry_count", 28, 18, 16),

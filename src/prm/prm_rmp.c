@@ -34,13 +34,13 @@ const struct prm_layout prm_wq_layout = PRM_LAYOUT("wq", PRM_WQ_SIZE, wq_fields)
 static const struct prm_field rmpc_fields[] = {
 	PRM_BITS("state", 0, 23, 20),
 	PRM_BITS("basic_cyclic_rcv_wqe", 1, 31, 31),
-	PRM_SUB("wq", PRM_RMPC_WQ_OFFSET, prm_wq_layout),
+	PRM_SUB("wq", PRM_RMPC_WQ_OFFSET, prm_wq_layout, PRM_WQ_SIZE),
 };
 const struct prm_layout prm_rmpc_layout = PRM_LAYOUT("rmpc", PRM_RMPC_SIZE, rmpc_fields);
 
 static const struct prm_field create_rmp_in_fields[] = {
 	PRM_CMD_IN_HDR_FIELDS,
-	PRM_SUB("ctx", PRM_RMPC_OFFSET, prm_rmpc_layout),
+	PRM_SUB("ctx", PRM_RMPC_OFFSET, prm_rmpc_layout, PRM_RMPC_SIZE),
 };
 const struct prm_layout prm_create_rmp_in_layout = PRM_LAYOUT("create_rmp_in", PRM_RMP_CMD_SIZE, create_rmp_in_fields);
 
@@ -69,7 +69,7 @@ const struct prm_layout prm_modify_rmp_out_layout =
 
 static const struct prm_field query_rmp_out_fields[] = {
 	PRM_CMD_OUT_HDR_FIELDS,
-	PRM_SUB("rmp_context", PRM_RMPC_OFFSET, prm_rmpc_layout),
+	PRM_SUB("rmp_context", PRM_RMPC_OFFSET, prm_rmpc_layout, PRM_RMPC_SIZE),
 };
 const struct prm_layout prm_query_rmp_out_layout = PRM_LAYOUT("query_rmp_out", PRM_RMP_CMD_SIZE, query_rmp_out_fields);
 
@@ -78,7 +78,7 @@ static const struct prm_field modify_rmp_in_fields[] = {
 	PRM_BITS("rmp_state", 2, 31, 28),
 	PRM_BITS("rmpn", 2, 23, 0),
 	PRM_U64("bitmask", 0x10),
-	PRM_SUB("ctx", PRM_RMPC_OFFSET, prm_rmpc_layout),
+	PRM_SUB("ctx", PRM_RMPC_OFFSET, prm_rmpc_layout, PRM_RMPC_SIZE),
 };
 const struct prm_layout prm_modify_rmp_in_layout = PRM_LAYOUT("modify_rmp_in", PRM_RMP_CMD_SIZE, modify_rmp_in_fields);
 

@@ -2,7 +2,7 @@
 /*
  * The command header, out-mailbox status and its doca_error_t mapping, the names used in
  * log lines, the parameter-map helpers, and a consistency check of every field table of
- * the non-QP commands (fields inside their layout, no overlaps, unique names).
+ * every command (fields inside their layout, no overlaps, unique names).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "prm/prm_cmd.h"
+#include "prm/prm_qp.h"
 #include "prm/prm_cq.h"
 #include "prm/prm_gid.h"
 #include "prm/prm_hca_cap.h"
@@ -403,6 +404,28 @@ static void test_tables_consistent(void **state)
 		&prm_query_roce_address_out_layout,
 		&prm_query_hca_vport_gid_in_layout,
 		&prm_query_hca_vport_gid_out_layout,
+		&prm_create_qp_in_layout,
+		&prm_create_qp_out_layout,
+		&prm_destroy_qp_in_layout,
+		&prm_destroy_qp_out_layout,
+		&prm_query_qp_in_layout,
+		&prm_query_qp_out_layout,
+		&prm_rst2init_qp_in_layout,
+		&prm_rst2init_qp_out_layout,
+		&prm_init2init_qp_in_layout,
+		&prm_init2init_qp_out_layout,
+		&prm_init2rtr_qp_in_layout,
+		&prm_init2rtr_qp_out_layout,
+		&prm_rtr2rts_qp_in_layout,
+		&prm_rtr2rts_qp_out_layout,
+		&prm_rts2rts_qp_in_layout,
+		&prm_rts2rts_qp_out_layout,
+		&prm_sqerr2rts_qp_in_layout,
+		&prm_sqerr2rts_qp_out_layout,
+		&prm_qp_2err_in_layout,
+		&prm_qp_2err_out_layout,
+		&prm_qp_2rst_in_layout,
+		&prm_qp_2rst_out_layout,
 	};
 	size_t i;
 

@@ -28,7 +28,7 @@ static const struct prm_field outer_fields[] = {
 	{"cross_dword", 28u, 8u, NULL},             /* bits 28..35: dw0 [3:0] + dw1 [31:28] */
 	PRM_BITS("lsb", 1, 0, 0),                   /* bit 63 */
 	PRM_U64("u64", 8),
-	PRM_SUB("sub", 0x10, inner_layout),
+	PRM_SUB("sub", 0x10, inner_layout, 8),
 	{"bytes", 0x18u * 8u, 32u, NULL},           /* 4 aligned bytes */
 	{"odd", 0x1cu * 8u + 4u, 16u, NULL},        /* 2 bytes, not byte aligned */
 };
