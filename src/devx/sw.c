@@ -1,0 +1,641 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The device ops over the software NIC; see sw.h for where it differs from a ConnectX. */
+#include "devx/sw.h"
+
+#include "core/log.h"
+#include "prm/prm_cmd.h"
+#include "prm/prm_cq.h"
+#include "prm/prm_pd_uar.h"
+#include "prm/prm_qp.h"
+#include "prm/prm_rmp.h"
+#include "swnic/swnic.h"
+#include "swnic/swnic_ctl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IBV_PORT_ACTIVE_STATE 4
+
+struct sw_dev {
+	struct ogda_devx base;
+	struct swnic *nic;
+};
+
+/* Kinds of object obj_create makes, and the commands that belong to each. */
+enum sw_obj_kind {
+	SW_OBJ_CQ,
+	SW_OBJ_QP,
+	SW_OBJ_RMP,
+	SW_OBJ_PD,
+};
+
+struct ogda_devx_obj {
+	struct swnic *nic;      /* a reference of its own */
+	enum sw_obj_kind kind;
+	uint32_t id;
+};
+
+struct ogda_devx_pd {
+	struct swnic *nic;
+	uint32_t pdn;
+};
+
+struct ogda_devx_mr {
+	struct swnic *nic;
+	uint32_t lkey;
+};
+
+struct ogda_devx_umem {
+	struct swnic *nic;
+	uint32_t id;
+};
+
+struct ogda_devx_uar {
+	struct swnic *nic;
+	uint32_t page_id;
+};
+
+static struct swnic *dev_nic(struct ogda_devx *dev)
+{
+	return ((struct sw_dev *)dev)->nic;
+}
+
+/* Destroy-style commands report "still in use" as BAD_RES_STATE; the ops say IN_USE. */
+static doca_error_t destroy_result(doca_error_t err, const void *out)
+{
+	uint8_t status = PRM_STATUS_OK;
+
+	if (err == DOCA_SUCCESS)
+		return err;
+	(void)prm_cmd_out_status(out, PRM_CMD_HDR_SIZE, &status, NULL);
+	return status == PRM_STATUS_BAD_RES_STATE ? DOCA_ERROR_IN_USE : err;
+}
+
+/* ---- objects ---- */
+
+struct kind_info {
+	uint16_t create;
+	uint16_t destroy;
+	uint16_t query;            /* 0: none */
+	const char *id_field;      /* the object number in its modify / query mailboxes */
+	const char *name;
+};
+
+static const struct kind_info kinds[] = {
+	[SW_OBJ_CQ] = {PRM_CMD_CREATE_CQ, PRM_CMD_DESTROY_CQ, PRM_CMD_QUERY_CQ, "cqn", "CQ"},
+	[SW_OBJ_QP] = {PRM_CMD_CREATE_QP, PRM_CMD_DESTROY_QP, PRM_CMD_QUERY_QP, "qpn", "QP"},
+	[SW_OBJ_RMP] = {PRM_CMD_CREATE_RMP, PRM_CMD_DESTROY_RMP, PRM_CMD_QUERY_RMP, "rmpn", "RMP"},
+	[SW_OBJ_PD] = {PRM_CMD_ALLOC_PD, PRM_CMD_DEALLOC_PD, 0, "pd", "PD"},
+};
+
+static bool kind_of_create(uint16_t opcode, enum sw_obj_kind *kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (kinds[i].create == opcode) {
+			*kind = (enum sw_obj_kind)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static doca_error_t created_id(enum sw_obj_kind kind, const void *out, size_t outlen, uint32_t *id)
+{
+	switch (kind) {
+	case SW_OBJ_CQ:
+		return prm_create_cq_out_parse(out, outlen, id);
+	case SW_OBJ_QP:
+		return prm_create_qp_out_parse(out, outlen, id);
+	case SW_OBJ_RMP:
+		return prm_create_rmp_out_parse(out, outlen, id);
+	case SW_OBJ_PD:
+		return prm_alloc_pd_out_parse(out, outlen, id);
+	}
+	return DOCA_ERROR_INVALID_VALUE;
+}
+
+/* Builds and runs the destroy command of an object, the way the kernel keeps one per DevX object. */
+static doca_error_t destroy_by_kind(struct swnic *nic, enum sw_obj_kind kind, uint32_t id)
+{
+	uint8_t in[PRM_CMD_HDR_SIZE], out[PRM_CMD_HDR_SIZE];
+	doca_error_t err = DOCA_ERROR_INVALID_VALUE;
+
+	switch (kind) {
+	case SW_OBJ_CQ:
+		err = prm_destroy_cq_in_build(0, id, in, sizeof(in));
+		break;
+	case SW_OBJ_QP:
+		err = prm_destroy_qp_in_build(0, id, in, sizeof(in));
+		break;
+	case SW_OBJ_RMP:
+		err = prm_destroy_rmp_in_build(0, id, in, sizeof(in));
+		break;
+	case SW_OBJ_PD:
+		err = prm_dealloc_pd_in_build(0, id, in, sizeof(in));
+		break;
+	}
+	if (err != DOCA_SUCCESS)
+		return err;
+	err = swnic_cmd_exec(nic, in, sizeof(in), out, sizeof(out));
+	return destroy_result(err, out);
+}
+
+static doca_error_t sw_obj_create(struct ogda_devx *dev, const void *in, size_t inlen, void *out, size_t outlen,
+				  struct ogda_devx_obj **obj)
+{
+	struct swnic *nic;
+	struct ogda_devx_obj *o;
+	enum sw_obj_kind kind;
+	uint16_t opcode = 0;
+	uint32_t id = 0;
+	doca_error_t err;
+
+	if (dev == NULL || in == NULL || out == NULL || obj == NULL) {
+		OGDA_LOG_ERR("dev, in, out and obj must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	nic = dev_nic(dev);
+	/* A mailbox too short for a header: the executor reports it as hardware would. */
+	if (inlen < 8 || prm_cmd_in_peek(in, inlen, &opcode, NULL, NULL) != DOCA_SUCCESS)
+		return swnic_cmd_exec(nic, in, inlen, out, outlen);
+	if (!kind_of_create(opcode, &kind)) {
+		OGDA_LOG_ERR("%s: %s (0x%x) creates no object the device binding can destroy", nic->name,
+			     prm_cmd_opcode_name(opcode), opcode);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	o = calloc(1, sizeof(*o));
+	if (o == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = swnic_cmd_exec(nic, in, inlen, out, outlen);
+	if (err == DOCA_SUCCESS)
+		err = created_id(kind, out, outlen, &id);
+	if (err != DOCA_SUCCESS) {
+		free(o);
+		return err;
+	}
+	swnic_get(nic);
+	o->nic = nic;
+	o->kind = kind;
+	o->id = id;
+	*obj = o;
+	return DOCA_SUCCESS;
+}
+
+/* Checks that a modify / query mailbox is of the object's kind and names the object itself. */
+static doca_error_t check_obj_cmd(struct ogda_devx_obj *obj, const void *in, size_t inlen, bool query)
+{
+	const struct kind_info *k = &kinds[obj->kind];
+	const struct prm_layout *layout = NULL;
+	uint16_t opcode = 0;
+	uint64_t id = 0;
+
+	if (inlen < 8 || prm_cmd_in_peek(in, inlen, &opcode, NULL, NULL) != DOCA_SUCCESS)
+		return DOCA_SUCCESS; /* the executor reports BAD_INPUT_LEN */
+	if (query) {
+		if (opcode == k->query && k->query != 0)
+			layout = obj->kind == SW_OBJ_CQ   ? &prm_query_cq_in_layout
+				 : obj->kind == SW_OBJ_QP ? &prm_query_qp_in_layout
+							  : &prm_query_rmp_in_layout;
+	} else if (obj->kind == SW_OBJ_CQ && opcode == PRM_CMD_MODIFY_CQ) {
+		layout = &prm_modify_cq_in_layout;
+	} else if (obj->kind == SW_OBJ_QP && prm_qp_is_modify_opcode(opcode)) {
+		layout = prm_qp_layout_for_opcode(opcode, false);
+	} else if (obj->kind == SW_OBJ_RMP && opcode == PRM_CMD_MODIFY_RMP) {
+		layout = &prm_modify_rmp_in_layout;
+	}
+	if (layout == NULL) {
+		OGDA_LOG_ERR("%s: %s (0x%x) does not %s a %s", obj->nic->name, prm_cmd_opcode_name(opcode), opcode,
+			     query ? "query" : "modify", k->name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (inlen < layout->size)
+		return DOCA_SUCCESS; /* the executor reports BAD_INPUT_LEN */
+	if (prm_get(layout, in, inlen, k->id_field, &id) != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (id != obj->id) {
+		OGDA_LOG_ERR("%s: %s names %s 0x%llx, the object is 0x%x", obj->nic->name, prm_cmd_opcode_name(opcode),
+			     k->name, (unsigned long long)id, obj->id);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t obj_cmd(struct ogda_devx_obj *obj, const void *in, size_t inlen, void *out, size_t outlen,
+			    bool query)
+{
+	doca_error_t err;
+
+	if (obj == NULL || in == NULL || out == NULL) {
+		OGDA_LOG_ERR("obj, in and out must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_obj_cmd(obj, in, inlen, query);
+	if (err != DOCA_SUCCESS)
+		return err;
+	return swnic_cmd_exec(obj->nic, in, inlen, out, outlen);
+}
+
+static doca_error_t sw_obj_modify(struct ogda_devx_obj *obj, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	return obj_cmd(obj, in, inlen, out, outlen, false);
+}
+
+static doca_error_t sw_obj_query(struct ogda_devx_obj *obj, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	return obj_cmd(obj, in, inlen, out, outlen, true);
+}
+
+static doca_error_t sw_obj_destroy(struct ogda_devx_obj *obj)
+{
+	doca_error_t err;
+
+	if (obj == NULL) {
+		OGDA_LOG_ERR("obj must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = destroy_by_kind(obj->nic, obj->kind, obj->id);
+	if (err != DOCA_SUCCESS)
+		return err; /* the object stays valid: destroy it again once it is free */
+	swnic_close(obj->nic);
+	free(obj);
+	return DOCA_SUCCESS;
+}
+
+/* ---- general commands ---- */
+
+static bool is_object_command(uint16_t opcode)
+{
+	switch (opcode) {
+	case PRM_CMD_CREATE_CQ:
+	case PRM_CMD_DESTROY_CQ:
+	case PRM_CMD_QUERY_CQ:
+	case PRM_CMD_MODIFY_CQ:
+	case PRM_CMD_CREATE_QP:
+	case PRM_CMD_DESTROY_QP:
+	case PRM_CMD_QUERY_QP:
+	case PRM_CMD_CREATE_RMP:
+	case PRM_CMD_DESTROY_RMP:
+	case PRM_CMD_QUERY_RMP:
+	case PRM_CMD_MODIFY_RMP:
+	case PRM_CMD_ALLOC_PD:
+	case PRM_CMD_DEALLOC_PD:
+	case PRM_CMD_ALLOC_UAR:
+	case PRM_CMD_DEALLOC_UAR:
+		return true;
+	default:
+		return prm_qp_is_modify_opcode(opcode);
+	}
+}
+
+static doca_error_t sw_general_cmd(struct ogda_devx *dev, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	uint16_t opcode = 0;
+
+	if (dev == NULL || in == NULL || out == NULL) {
+		OGDA_LOG_ERR("dev, in and out must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (inlen >= 8 && prm_cmd_in_peek(in, inlen, &opcode, NULL, NULL) == DOCA_SUCCESS &&
+	    is_object_command(opcode)) {
+		OGDA_LOG_ERR("%s: %s is an object command: use obj_create / obj_modify / obj_query",
+			     dev_nic(dev)->name, prm_cmd_opcode_name(opcode));
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	return swnic_cmd_exec(dev_nic(dev), in, inlen, out, outlen);
+}
+
+/* ---- PD ---- */
+
+static doca_error_t sw_pd_alloc(struct ogda_devx *dev, struct ogda_devx_pd **pd, uint32_t *pdn)
+{
+	uint8_t in[PRM_PD_UAR_CMD_SIZE], out[PRM_PD_UAR_CMD_SIZE];
+	struct ogda_devx_pd *p;
+	struct swnic *nic;
+	uint32_t n = 0;
+	doca_error_t err;
+
+	if (dev == NULL || pd == NULL || pdn == NULL) {
+		OGDA_LOG_ERR("dev, pd and pdn must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	nic = dev_nic(dev);
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = prm_alloc_pd_in_build(0, in, sizeof(in));
+	if (err == DOCA_SUCCESS)
+		err = swnic_cmd_exec(nic, in, sizeof(in), out, sizeof(out));
+	if (err == DOCA_SUCCESS)
+		err = prm_alloc_pd_out_parse(out, sizeof(out), &n);
+	if (err != DOCA_SUCCESS) {
+		free(p);
+		return err;
+	}
+	swnic_get(nic);
+	p->nic = nic;
+	p->pdn = n;
+	*pd = p;
+	*pdn = n;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_pd_free(struct ogda_devx_pd *pd)
+{
+	doca_error_t err;
+
+	if (pd == NULL) {
+		OGDA_LOG_ERR("pd must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = destroy_by_kind(pd->nic, SW_OBJ_PD, pd->pdn);
+	if (err != DOCA_SUCCESS)
+		return err;
+	swnic_close(pd->nic);
+	free(pd);
+	return DOCA_SUCCESS;
+}
+
+/* ---- memory ---- */
+
+static doca_error_t no_dmabuf(struct swnic *nic, int dmabuf_fd, const char *what)
+{
+	if (dmabuf_fd < 0)
+		return DOCA_SUCCESS;
+	OGDA_LOG_ERR("%s: %s registration from a dmabuf (fd %d) is not supported by the software NIC; "
+		     "register the address instead",
+		     nic->name, what, dmabuf_fd);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+static doca_error_t sw_mr_reg(struct ogda_devx_pd *pd, void *addr, size_t len, uint32_t access, int dmabuf_fd,
+			      uint64_t dmabuf_offset, struct ogda_devx_mr **mr, uint32_t *lkey, uint32_t *rkey)
+{
+	struct ogda_devx_mr *m;
+	uint32_t l = 0, r = 0;
+	doca_error_t err;
+
+	(void)dmabuf_offset;
+	if (pd == NULL || mr == NULL || lkey == NULL || rkey == NULL) {
+		OGDA_LOG_ERR("pd, mr, lkey and rkey must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = no_dmabuf(pd->nic, dmabuf_fd, "MR");
+	if (err != DOCA_SUCCESS)
+		return err;
+	m = calloc(1, sizeof(*m));
+	if (m == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = swnic_mr_register(pd->nic, pd->pdn, addr, len, access, &l, &r);
+	if (err != DOCA_SUCCESS) {
+		free(m);
+		return err;
+	}
+	swnic_get(pd->nic);
+	m->nic = pd->nic;
+	m->lkey = l;
+	*mr = m;
+	*lkey = l;
+	*rkey = r;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_mr_dereg(struct ogda_devx_mr *mr)
+{
+	doca_error_t err;
+
+	if (mr == NULL) {
+		OGDA_LOG_ERR("mr must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = swnic_mr_deregister(mr->nic, mr->lkey);
+	if (err != DOCA_SUCCESS)
+		return err;
+	swnic_close(mr->nic);
+	free(mr);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_umem_reg(struct ogda_devx *dev, void *addr, size_t len, uint32_t access, int dmabuf_fd,
+				uint64_t dmabuf_offset, struct ogda_devx_umem **umem, uint32_t *umem_id)
+{
+	struct ogda_devx_umem *u;
+	struct swnic *nic;
+	uint32_t id = 0;
+	doca_error_t err;
+
+	(void)dmabuf_offset;
+	if (dev == NULL || umem == NULL || umem_id == NULL) {
+		OGDA_LOG_ERR("dev, umem and umem_id must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	nic = dev_nic(dev);
+	err = no_dmabuf(nic, dmabuf_fd, "umem");
+	if (err != DOCA_SUCCESS)
+		return err;
+	u = calloc(1, sizeof(*u));
+	if (u == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = swnic_umem_register(nic, addr, len, access, &id);
+	if (err != DOCA_SUCCESS) {
+		free(u);
+		return err;
+	}
+	swnic_get(nic);
+	u->nic = nic;
+	u->id = id;
+	*umem = u;
+	*umem_id = id;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_umem_dereg(struct ogda_devx_umem *umem)
+{
+	doca_error_t err;
+
+	if (umem == NULL) {
+		OGDA_LOG_ERR("umem must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = swnic_umem_deregister(umem->nic, umem->id);
+	if (err != DOCA_SUCCESS)
+		return err;
+	swnic_close(umem->nic);
+	free(umem);
+	return DOCA_SUCCESS;
+}
+
+/* ---- UAR ---- */
+
+static doca_error_t sw_uar_alloc(struct ogda_devx *dev, enum ogda_devx_uar_type type, struct ogda_devx_uar **uar,
+				 struct ogda_devx_uar_info *info)
+{
+	struct ogda_devx_uar *u;
+	struct swnic *nic;
+	uint8_t *page = NULL;
+	uint32_t page_id = 0;
+	doca_error_t err;
+
+	if (dev == NULL || uar == NULL || info == NULL) {
+		OGDA_LOG_ERR("dev, uar and info must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	nic = dev_nic(dev);
+	u = calloc(1, sizeof(*u));
+	if (u == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = swnic_uar_alloc(nic, type, &page_id, &page);
+	if (err != DOCA_SUCCESS) {
+		free(u);
+		return err;
+	}
+	swnic_get(nic);
+	u->nic = nic;
+	u->page_id = page_id;
+	memset(info, 0, sizeof(*info));
+	info->base_addr = page;
+	info->reg_addr = page + SWNIC_UAR_DB_OFFSET;
+	info->page_id = page_id;
+	info->bf_reg_size = SWNIC_UAR_BF_REG_SIZE;
+	*uar = u;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_uar_free(struct ogda_devx_uar *uar)
+{
+	doca_error_t err;
+
+	if (uar == NULL) {
+		OGDA_LOG_ERR("uar must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = swnic_uar_free(uar->nic, uar->page_id);
+	if (err != DOCA_SUCCESS)
+		return err;
+	swnic_close(uar->nic);
+	free(uar);
+	return DOCA_SUCCESS;
+}
+
+/* ---- port, GID, EQ ---- */
+
+static doca_error_t check_port(struct ogda_devx *dev, uint8_t port)
+{
+	if (dev == NULL) {
+		OGDA_LOG_ERR("dev must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (port != SWNIC_PORT_NUM) {
+		OGDA_LOG_ERR("%s has one port (1), not %u", dev_nic(dev)->name, port);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_query_port(struct ogda_devx *dev, uint8_t port, struct ogda_devx_port_attr *attr)
+{
+	doca_error_t err = check_port(dev, port);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (attr == NULL) {
+		OGDA_LOG_ERR("attr must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memset(attr, 0, sizeof(*attr));
+	attr->state = IBV_PORT_ACTIVE_STATE;
+	attr->max_mtu = PRM_QP_MTU_4096;
+	attr->active_mtu = PRM_QP_MTU_4096;
+	attr->link_layer = OGDA_LINK_LAYER_ETHERNET;
+	attr->lid = 0;
+	attr->gid_tbl_len = 1;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_query_gid(struct ogda_devx *dev, uint8_t port, uint32_t index, uint8_t gid[16])
+{
+	doca_error_t err = check_port(dev, port);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (gid == NULL) {
+		OGDA_LOG_ERR("gid must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (index != 0) {
+		OGDA_LOG_ERR("%s: GID index %u does not exist (the table has one entry)", dev_nic(dev)->name, index);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	memcpy(gid, dev_nic(dev)->gid, 16);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_query_eqn(struct ogda_devx *dev, uint32_t vector, uint32_t *eqn)
+{
+	if (dev == NULL || eqn == NULL) {
+		OGDA_LOG_ERR("dev and eqn must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (vector != 0) {
+		OGDA_LOG_ERR("%s has one completion vector (0), not %u", dev_nic(dev)->name, vector);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*eqn = SWNIC_EQN;
+	return DOCA_SUCCESS;
+}
+
+/* ---- device ---- */
+
+static void sw_close(struct ogda_devx *dev)
+{
+	if (dev == NULL)
+		return;
+	swnic_close(dev_nic(dev));
+	free(dev);
+}
+
+static const struct ogda_devx_ops sw_ops = {
+	.kind = "swnic",
+	.close = sw_close,
+	.general_cmd = sw_general_cmd,
+	.obj_create = sw_obj_create,
+	.obj_modify = sw_obj_modify,
+	.obj_query = sw_obj_query,
+	.obj_destroy = sw_obj_destroy,
+	.pd_alloc = sw_pd_alloc,
+	.pd_free = sw_pd_free,
+	.mr_reg = sw_mr_reg,
+	.mr_dereg = sw_mr_dereg,
+	.umem_reg = sw_umem_reg,
+	.umem_dereg = sw_umem_dereg,
+	.uar_alloc = sw_uar_alloc,
+	.uar_free = sw_uar_free,
+	.query_port = sw_query_port,
+	.query_gid = sw_query_gid,
+	.query_eqn = sw_query_eqn,
+};
+
+doca_error_t ogda_devx_sw_open(uint32_t index, struct ogda_devx **dev)
+{
+	struct sw_dev *d;
+	doca_error_t err;
+
+	if (dev == NULL) {
+		OGDA_LOG_ERR("dev must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = swnic_open(index, &d->nic);
+	if (err != DOCA_SUCCESS) {
+		free(d);
+		return err;
+	}
+	d->base.ops = &sw_ops;
+	snprintf(d->base.name, sizeof(d->base.name), "%s", d->nic->name);
+	*dev = &d->base;
+	return DOCA_SUCCESS;
+}

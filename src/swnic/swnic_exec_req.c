@@ -1,0 +1,587 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Requester side of each send opcode: decode the WQE at sq_ci, check it and its local
+ * keys, gather the outgoing data, hand the request to the fabric, retry as an RC
+ * requester does, and scatter READ data and atomic results into the local SGEs.
+ *
+ * Model choices (docs/swnic.md):
+ *  - one WQE at a time per QP, so every fence mode is honoured trivially;
+ *  - the gather happens once, when the WQE starts; retries resend the gathered bytes;
+ *  - zero-length pointer segments are not key-checked (they touch no memory);
+ *  - qpc.log_msg_max 0 means the device limit (cap log_max_msg);
+ *  - the RNR delay is the requester QP's own min_rnr_nak (the wire would carry the
+ *    responder's); one PSN per MTU-sized packet, one for atomics and zero-length messages;
+ *  - byte_cnt of a requester CQE: message length for WRITE / SEND / READ, operand size for
+ *    atomics, 0 for NOP / DUMP / WAIT;
+ *  - DUMP is local: its data segment is not checked, and it completes as soon as it is
+ *    reached (all earlier WQEs have completed by then);
+ *  - UC: READ and atomics are LOCAL_QP_OP; a lost or RNR'd message still completes
+ *    successfully, as UC has no acknowledgements.
+ */
+#include "swnic/swnic_engine.h"
+
+#include "core/log.h"
+#include "opengda_mlx5.h"
+#include "prm/prm_qpc.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+void swnic_exec_req_reset(struct swnic_exec *x)
+{
+	if (x == NULL)
+		return;
+	free(x->buf);
+	x->buf = NULL;
+	x->buf_cap = 0;
+	x->active = false;
+}
+
+static doca_error_t staging(struct swnic_exec *x, uint64_t len, uint8_t **out)
+{
+	if (len == 0) {
+		*out = NULL;
+		return DOCA_SUCCESS;
+	}
+	if (x->buf_cap < len) {
+		uint8_t *p = malloc((size_t)len);
+
+		if (p == NULL) {
+			OGDA_LOG_ERR("no memory for a %llu-byte staging buffer", (unsigned long long)len);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		free(x->buf);
+		x->buf = p;
+		x->buf_cap = (size_t)len;
+	}
+	*out = x->buf;
+	return DOCA_SUCCESS;
+}
+
+/* The WQE is over: hand its completion (kept in x->cpl since it started) to the engine. */
+static enum swnic_exec_status finish(struct swnic_exec *x, struct swnic_completion *cpl, uint8_t syndrome,
+				     uint8_t vendor)
+{
+	x->cpl.syndrome = syndrome;
+	x->cpl.vendor_syndrome = vendor;
+	if (syndrome != 0)
+		x->cpl.byte_cnt = 0;
+	*cpl = x->cpl;
+	x->active = false;
+	if (x->buf_cap > (1u << 20)) {
+		/* Keep small staging buffers for the next WQE, give large ones back. */
+		free(x->buf);
+		x->buf = NULL;
+		x->buf_cap = 0;
+	}
+	return SWNIC_EXEC_DONE;
+}
+
+/* qp->lock, giving up when the QP is being detached (its destroyer may hold the lock). */
+static bool qp_lock(const struct swnic_exec_ctx *ctx)
+{
+	while (pthread_mutex_trylock(&ctx->qp->lock) != 0) {
+		if (ctx->abort != NULL && atomic_load_explicit(ctx->abort, memory_order_acquire))
+			return false;
+		sched_yield();
+	}
+	return true;
+}
+
+static uint32_t packets(uint8_t mtu, uint64_t len)
+{
+	uint64_t mtu_bytes = (mtu >= PRM_QP_MTU_256 && mtu <= PRM_QP_MTU_4096) ? (128ull << mtu) : 1024ull;
+
+	return len == 0 ? 1u : (uint32_t)((len + mtu_bytes - 1u) / mtu_bytes);
+}
+
+/* How many PSNs a WQE consumes. */
+enum psn_use {
+	PSN_NONE,     /* local WQE */
+	PSN_ONE,      /* atomic */
+	PSN_MESSAGE,  /* one per MTU of x->total, at least one */
+};
+
+/* Copies the attributes a WQE needs and reserves its PSNs. False: aborted (detach). */
+static bool snapshot_attrs(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, enum psn_use use)
+{
+	struct swnic_qp *qp = ctx->qp;
+	struct swnic_qp_attrs *a = &x->attrs;
+	uint32_t npsn;
+
+	if (!qp_lock(ctx))
+		return false;
+	npsn = use == PSN_NONE ? 0u : use == PSN_ONE ? 1u : packets(qp->mtu, x->total);
+	a->st = qp->st;
+	a->mtu = qp->mtu;
+	a->log_msg_max = qp->log_msg_max;
+	a->retry_count = qp->retry_count;
+	a->rnr_retry = qp->rnr_retry;
+	a->min_rnr_nak = qp->min_rnr_nak;
+	a->ack_timeout = qp->ack_timeout;
+	a->cd_master = qp->cd_master;
+	a->remote_qpn = qp->remote_qpn;
+	memcpy(a->remote_gid, qp->remote_gid, sizeof(a->remote_gid));
+	a->psn = qp->next_send_psn & 0xffffffu;
+	qp->next_send_psn = (qp->next_send_psn + npsn) & 0xffffffu;
+	pthread_mutex_unlock(&qp->lock);
+	return true;
+}
+
+static uint64_t msg_limit(const struct swnic_qp *qp, const struct swnic_qp_attrs *a)
+{
+	uint32_t lmm = a->log_msg_max != 0 ? a->log_msg_max : qp->nic->cap_general.log_max_msg;
+
+	if (lmm == 0 || lmm > 31u)
+		lmm = 31u;
+	return 1ull << lmm;
+}
+
+/* Maps a key-check failure to the vendor reason; the syndrome is always LOCAL_PROT. */
+static uint8_t lkey_vendor(doca_error_t rc)
+{
+	if (rc == DOCA_ERROR_NOT_PERMITTED)
+		return SWNIC_VSYND_LKEY_ACCESS;
+	if (rc == DOCA_ERROR_INVALID_VALUE)
+		return SWNIC_VSYND_LKEY_RANGE;
+	return SWNIC_VSYND_BAD_LKEY;
+}
+
+/*
+ * Resolves the pointer segments into x->sge (inline chunks are skipped) with the given
+ * local rights. Returns 0 or the vendor syndrome of a LOCAL_PROT / LOCAL_QP_OP failure
+ * (*syndrome says which).
+ */
+static uint8_t resolve_sges(struct swnic_qp *qp, struct swnic_exec *x, uint32_t need_access, uint8_t *syndrome)
+{
+	uint32_t i;
+
+	x->nsge = 0;
+	for (i = 0; i < x->wqe.ndata; i++) {
+		const struct prm_wqe_data *d = &x->wqe.data[i];
+		struct swnic_mr mr;
+		doca_error_t rc;
+
+		if (d->kind != PRM_WQE_DATA_PTR)
+			continue;
+		if (x->nsge == SWNIC_MAX_SGE) {
+			*syndrome = OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+			return SWNIC_VSYND_TOO_MANY_SGE;
+		}
+		x->sge[x->nsge].addr = d->addr;
+		x->sge[x->nsge].len = d->byte_count;
+		x->sge[x->nsge].kind = OGDA_MEM_HOST;
+		if (d->byte_count != 0) {
+			rc = swnic_mr_resolve(qp->nic, d->lkey, false, qp->pd, d->addr, d->byte_count, need_access, &mr);
+			if (rc != DOCA_SUCCESS) {
+				*syndrome = OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+				return lkey_vendor(rc);
+			}
+			x->sge[x->nsge].kind = mr.kind;
+		}
+		x->nsge++;
+	}
+	return 0;
+}
+
+static uint64_t data_total(const struct prm_wqe *w)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	for (i = 0; i < w->ndata; i++)
+		total += w->data[i].byte_count;
+	return total;
+}
+
+/* Builds the outgoing payload of WRITE / SEND: points at it when it is one piece, else copies. */
+static doca_error_t gather(struct swnic_exec *x)
+{
+	const struct prm_wqe *w = &x->wqe;
+	uint32_t i, s = 0;
+	uint64_t off = 0;
+	uint8_t *dst = NULL;
+	doca_error_t rc;
+
+	if (w->ndata == 1 && w->data[0].kind == PRM_WQE_DATA_INLINE) {
+		x->req.payload = w->bytes + w->data[0].inline_offset;
+		return DOCA_SUCCESS;
+	}
+	if (w->ndata == 1 && x->nsge == 1 && x->sge[0].kind == OGDA_MEM_HOST) {
+		x->req.payload = (const void *)(uintptr_t)x->sge[0].addr;
+		return DOCA_SUCCESS;
+	}
+	rc = staging(x, x->total, &dst);
+	if (rc != DOCA_SUCCESS)
+		return rc;
+	for (i = 0; i < w->ndata; i++) {
+		const struct prm_wqe_data *d = &w->data[i];
+
+		if (d->byte_count == 0) {
+			if (d->kind == PRM_WQE_DATA_PTR)
+				s++;
+			continue;
+		}
+		if (d->kind == PRM_WQE_DATA_INLINE) {
+			memcpy(dst + off, w->bytes + d->inline_offset, d->byte_count);
+		} else {
+			const struct swnic_sge *g = &x->sge[s++];
+
+			if (g->kind == OGDA_MEM_HOST)
+				memcpy(dst + off, (const void *)(uintptr_t)g->addr, g->len);
+			else if ((rc = swnic_mem_copy(dst + off, OGDA_MEM_HOST, (const void *)(uintptr_t)g->addr, g->kind,
+						      g->len)) != DOCA_SUCCESS)
+				return rc;
+		}
+		off += d->byte_count;
+	}
+	x->req.payload = dst;
+	return DOCA_SUCCESS;
+}
+
+/* Writes len bytes of src across the resolved SGEs, in order. */
+static doca_error_t scatter(const struct swnic_exec *x, const uint8_t *src, uint64_t len)
+{
+	uint64_t off = 0;
+	uint32_t i;
+
+	for (i = 0; i < x->nsge && off < len; i++) {
+		const struct swnic_sge *g = &x->sge[i];
+		uint64_t n = g->len < len - off ? g->len : len - off;
+		doca_error_t rc;
+
+		if (n == 0)
+			continue;
+		if (g->kind == OGDA_MEM_HOST) {
+			memcpy((void *)(uintptr_t)g->addr, src + off, (size_t)n);
+		} else {
+			rc = swnic_mem_copy((void *)(uintptr_t)g->addr, g->kind, src + off, OGDA_MEM_HOST, (size_t)n);
+			if (rc != DOCA_SUCCESS)
+				return rc;
+		}
+		off += n;
+	}
+	return DOCA_SUCCESS;
+}
+
+/*
+ * The bytes an atomic returns into the local buffer. 8-byte results (standard and masked)
+ * arrive in host order; 4-byte masked results arrive big-endian (reference/mlx5.md B.4,
+ * UNVERIFIED: NVSHMEM byte-swaps only its 4-byte fetched results).
+ */
+static uint32_t atomic_result_image(uint32_t size, uint64_t orig, uint8_t out[8])
+{
+	if (size == 4u) {
+		uint32_t be = opengda_mlx5_htobe32((uint32_t)orig);
+
+		memcpy(out, &be, 4);
+		return 4;
+	}
+	memcpy(out, &orig, 8);
+	return 8;
+}
+
+static uint8_t req_op(uint8_t opcode)
+{
+	switch (opcode) {
+	case OPENGDA_MLX5_OPCODE_RDMA_WRITE: return SWNIC_REQ_WRITE;
+	case OPENGDA_MLX5_OPCODE_RDMA_WRITE_IMM: return SWNIC_REQ_WRITE_IMM;
+	case OPENGDA_MLX5_OPCODE_SEND: return SWNIC_REQ_SEND;
+	case OPENGDA_MLX5_OPCODE_SEND_IMM: return SWNIC_REQ_SEND_IMM;
+	case OPENGDA_MLX5_OPCODE_RDMA_READ: return SWNIC_REQ_READ;
+	case OPENGDA_MLX5_OPCODE_ATOMIC_CS: return SWNIC_REQ_ATOMIC_CS;
+	case OPENGDA_MLX5_OPCODE_ATOMIC_FA: return SWNIC_REQ_ATOMIC_FA;
+	case OPENGDA_MLX5_OPCODE_ATOMIC_MASKED_CS: return SWNIC_REQ_MASKED_CS;
+	case OPENGDA_MLX5_OPCODE_ATOMIC_MASKED_FA: return SWNIC_REQ_MASKED_FA;
+	default: return 0;
+	}
+}
+
+/* Local part of a remote operation: key checks, lengths, gather; fills x->req. */
+static enum swnic_exec_status prepare_remote(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+					     struct swnic_completion *cpl)
+{
+	struct swnic_qp *qp = ctx->qp;
+	const struct prm_wqe *w = &x->wqe;
+	struct swnic_req *r = &x->req;
+	bool is_read = w->opcode == OPENGDA_MLX5_OPCODE_RDMA_READ;
+	uint8_t syndrome = 0, vendor;
+	uint64_t scatter_len;
+	uint8_t *dst = NULL;
+
+	if (qp->st == PRM_QP_ST_UC && (is_read || w->has_atomic)) /* st is fixed at CREATE_QP */
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_ST);
+	x->total = data_total(w);
+	scatter_len = x->total;
+	if (w->has_atomic)
+		x->total = w->atomic.size;
+	if (!snapshot_attrs(ctx, x, w->has_atomic ? PSN_ONE : PSN_MESSAGE))
+		return SWNIC_EXEC_ABORTED;
+	vendor = resolve_sges(qp, x, (is_read || w->has_atomic) ? OGDA_ACCESS_LOCAL_WRITE : 0u, &syndrome);
+	if (vendor == SWNIC_VSYND_TOO_MANY_SGE)
+		return finish(x, cpl, syndrome, vendor);
+	if (!w->has_atomic && x->total > msg_limit(qp, &x->attrs))
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, SWNIC_VSYND_MSG_TOO_LONG);
+	if (w->has_atomic && scatter_len < w->atomic.size)
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, SWNIC_VSYND_RESULT_TOO_SHORT);
+	if (vendor != 0)
+		return finish(x, cpl, syndrome, vendor);
+
+	memset(r, 0, sizeof(*r));
+	r->op = req_op(w->opcode);
+	r->src_qpn = qp->qpn;
+	r->dst_qpn = x->attrs.remote_qpn;
+	memcpy(r->src_gid, qp->nic->gid, sizeof(r->src_gid));
+	r->psn = x->attrs.psn;
+	r->raddr = w->raddr;
+	r->rkey = w->rkey;
+	r->len = (uint32_t)x->total;
+	r->imm = opengda_mlx5_htobe32(w->imm);
+	x->read_dst = NULL;
+	if (w->has_atomic) {
+		r->atomic_size = (uint8_t)w->atomic.size;
+		r->swap_add = w->atomic.swap_add;
+		/* MASKED_FA carries its field boundary where its WQE segment has it: the compare slot. */
+		r->compare = w->opcode == OPENGDA_MLX5_OPCODE_ATOMIC_MASKED_FA ? w->atomic.field_boundary
+									       : w->atomic.compare;
+		r->swap_mask = w->atomic.swap_mask;
+		r->compare_mask = w->atomic.compare_mask;
+		r->len = 0;
+	} else if (is_read) {
+		if (x->nsge == 1 && x->sge[0].kind == OGDA_MEM_HOST) {
+			x->read_dst = (void *)(uintptr_t)x->sge[0].addr;
+		} else {
+			if (staging(x, x->total, &dst) != DOCA_SUCCESS)
+				return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+			x->read_dst = dst;
+		}
+	} else if (gather(x) != DOCA_SUCCESS) {
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+	}
+	x->transport_tries = 0;
+	x->rnr_tries = 0;
+	x->next_try_ns = 0;
+	x->rnr_deadline_ns = 0;
+	x->active = true;
+	return SWNIC_EXEC_PENDING;
+}
+
+/* The WQE at sq_ci starts: decode, shape checks, local-only opcodes. PENDING: go on. */
+static enum swnic_exec_status start(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+				    struct swnic_completion *cpl)
+{
+	struct swnic_qp *qp = ctx->qp;
+	struct prm_wqe *w = &x->wqe;
+	uint16_t left = (uint16_t)(qp->sq_target - qp->sq_ci);
+	doca_error_t rc;
+
+	memset(&x->cpl, 0, sizeof(x->cpl));
+	x->cpl.wqe_counter = qp->sq_ci;
+	rc = prm_wqe_decode(qp->sq, qp->log_sq_wqebbs, qp->sq_ci, w);
+	if (rc != DOCA_SUCCESS) {
+		swnic_sq_peek(qp, qp->sq_ci, &x->cpl.wqe_opcode, &x->cpl.wqebbs);
+		if (x->cpl.wqebbs > left)
+			x->cpl.wqebbs = left;
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+			      rc == DOCA_ERROR_NOT_SUPPORTED ? SWNIC_VSYND_BAD_OPCODE : SWNIC_VSYND_MALFORMED);
+	}
+	x->cpl.wqe_opcode = w->opcode;
+	x->cpl.wqebbs = (uint16_t)w->wqebbs;
+	x->cpl.signaled = w->ce >= OPENGDA_MLX5_CE_ALWAYS;
+	OGDA_LOG_DBG("qp 0x%x wqe 0x%x: %s opmod 0x%x ds %u fm_ce_se 0x%02x ndata %u", qp->qpn,
+		     (unsigned)qp->sq_ci, prm_wqe_opcode_name(w->opcode), (unsigned)w->opmod, (unsigned)w->ds,
+		     (unsigned)w->fm_ce_se, w->ndata);
+	if (w->wqebbs > left) {
+		/* The WQE runs past the producer index that was rung: its tail is not the producer's. */
+		x->cpl.wqebbs = left;
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_MALFORMED);
+	}
+	if (w->qpn != qp->qpn || w->wqe_index != qp->sq_ci)
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_WQE_MISMATCH);
+
+	switch (w->opcode) {
+	case OPENGDA_MLX5_OPCODE_NOP:
+	case OPENGDA_MLX5_OPCODE_DUMP:
+		return finish(x, cpl, 0, 0);
+	case OPENGDA_MLX5_OPCODE_WAIT:
+		if (w->opmod != OPENGDA_MLX5_OPMOD_WAIT_CQ_PI)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_BAD_OPCODE);
+		if (!snapshot_attrs(ctx, x, PSN_NONE))
+			return SWNIC_EXEC_ABORTED;
+		if (!x->attrs.cd_master)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_WAIT_NOT_ALLOWED);
+		x->active = true;
+		return SWNIC_EXEC_PENDING;
+	case OPENGDA_MLX5_OPCODE_RDMA_WRITE:
+	case OPENGDA_MLX5_OPCODE_RDMA_WRITE_IMM:
+	case OPENGDA_MLX5_OPCODE_SEND:
+	case OPENGDA_MLX5_OPCODE_SEND_IMM:
+	case OPENGDA_MLX5_OPCODE_RDMA_READ:
+	case OPENGDA_MLX5_OPCODE_ATOMIC_CS:
+	case OPENGDA_MLX5_OPCODE_ATOMIC_FA:
+	case OPENGDA_MLX5_OPCODE_ATOMIC_MASKED_CS:
+	case OPENGDA_MLX5_OPCODE_ATOMIC_MASKED_FA:
+		return prepare_remote(ctx, x, cpl);
+	default:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_BAD_OPCODE);
+	}
+}
+
+/* WAIT on a CQ: done once the CQ has produced the CQE with index max_index. */
+static enum swnic_exec_status step_wait(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+					struct swnic_completion *cpl)
+{
+	struct swnic_cq *cq = swnic_cq_acquire(ctx->qp->nic, x->wqe.wait.cqn);
+	uint32_t produced;
+
+	if (cq == NULL)
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_WAIT_BAD_CQ);
+	produced = atomic_load_explicit(&cq->produced, memory_order_acquire);
+	swnic_cq_release(cq);
+	if ((int32_t)(produced - (x->wqe.wait.max_index + 1u)) >= 0)
+		return finish(x, cpl, 0, 0);
+	return SWNIC_EXEC_PENDING;
+}
+
+/* A reply arrived with ACK: place READ data / atomic results, complete. */
+static enum swnic_exec_status acked(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+				    const struct swnic_resp *resp, struct swnic_completion *cpl)
+{
+	struct swnic_qp *qp = ctx->qp;
+	const struct prm_wqe *w = &x->wqe;
+
+	if (w->has_atomic) {
+		uint8_t img[8];
+		uint32_t n = atomic_result_image(w->atomic.size, resp->atomic_orig, img);
+
+		if (scatter(x, img, n) != DOCA_SUCCESS)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+	} else if (w->opcode == OPENGDA_MLX5_OPCODE_RDMA_READ) {
+		if (resp->read_len != x->total)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_BAD_RESP_ERR, SWNIC_VSYND_BAD_RESPONSE);
+		if (x->read_dst == x->buf && x->total != 0 && scatter(x, x->buf, x->total) != DOCA_SUCCESS)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+	}
+	x->cpl.byte_cnt = (uint32_t)x->total;
+	atomic_fetch_add_explicit(&qp->counters.bytes, x->total, memory_order_relaxed);
+	return finish(x, cpl, 0, 0);
+}
+
+/* No answer (or a silent drop): retry after the attempt's timeout, or give up. */
+static enum swnic_exec_status transport_failed(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+					       uint64_t now, uint64_t *wake_ns, struct swnic_completion *cpl)
+{
+	struct swnic_qp *qp = ctx->qp;
+	uint64_t next;
+
+	if (x->attrs.st == PRM_QP_ST_UC) {
+		x->cpl.byte_cnt = (uint32_t)x->total;
+		return finish(x, cpl, 0, 0);
+	}
+	if (x->transport_tries >= x->attrs.retry_count)
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR, SWNIC_VSYND_RETRY_EXC);
+	x->transport_tries++;
+	atomic_fetch_add_explicit(&qp->counters.transport_retries, 1, memory_order_relaxed);
+	next = x->attempt_ns + swnic_exec_ack_timeout_ns(ctx->cfg, x->attrs.ack_timeout);
+	x->next_try_ns = next > now ? next : now;
+	if (x->next_try_ns < *wake_ns)
+		*wake_ns = x->next_try_ns;
+	return SWNIC_EXEC_PENDING;
+}
+
+/* RNR NAK: wait min_rnr_nak and resend, rnr_retry times (7: until OPENGDA_SWNIC_RNR_MAX_MS). */
+static enum swnic_exec_status rnr_naked(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, uint64_t now,
+					uint64_t *wake_ns, struct swnic_completion *cpl)
+{
+	struct swnic_qp *qp = ctx->qp;
+	uint64_t next = now + swnic_exec_rnr_delay_ns(x->attrs.min_rnr_nak);
+
+	if (x->attrs.st == PRM_QP_ST_UC) {
+		x->cpl.byte_cnt = (uint32_t)x->total;
+		return finish(x, cpl, 0, 0);
+	}
+	if (x->attrs.rnr_retry == SWNIC_RNR_RETRY_INFINITE) {
+		if (x->rnr_deadline_ns == 0)
+			x->rnr_deadline_ns = now + ctx->cfg->rnr_max_ns;
+		if (now >= x->rnr_deadline_ns)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR, SWNIC_VSYND_RETRY_EXC);
+		if (next > x->rnr_deadline_ns)
+			next = x->rnr_deadline_ns;
+	} else if (x->rnr_tries >= x->attrs.rnr_retry) {
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR, SWNIC_VSYND_RETRY_EXC);
+	}
+	x->rnr_tries++;
+	atomic_fetch_add_explicit(&qp->counters.rnr_retries, 1, memory_order_relaxed);
+	x->next_try_ns = next;
+	if (next < *wake_ns)
+		*wake_ns = next;
+	return SWNIC_EXEC_PENDING;
+}
+
+static enum swnic_exec_status attempt(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, uint64_t now,
+				      uint64_t *wake_ns, struct swnic_completion *cpl)
+{
+	struct swnic_qp *qp = ctx->qp;
+	struct swnic_resp resp;
+	doca_error_t rc;
+
+	memset(&resp, 0, sizeof(resp));
+	x->attempt_ns = now;
+	rc = swnic_fabric_deliver(qp->nic, x->attrs.remote_gid, &x->req, &resp, x->read_dst,
+				  swnic_exec_ack_timeout_ns(ctx->cfg, x->attrs.ack_timeout));
+	if (rc == DOCA_ERROR_INVALID_VALUE) /* the fabric refused the request itself: no retry helps */
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_FABRIC_REJECT);
+	if (rc != DOCA_SUCCESS) {
+		OGDA_LOG_DBG("qp 0x%x wqe 0x%x: no answer from qpn 0x%x (%s), try %u of %u", qp->qpn,
+			     (unsigned)qp->sq_ci, x->req.dst_qpn, doca_error_get_name(rc), x->transport_tries + 1u,
+			     x->attrs.retry_count + 1u);
+		return transport_failed(ctx, x, swnic_now_ns(), wake_ns, cpl);
+	}
+	switch (resp.status) {
+	case SWNIC_RESP_ACK:
+		return acked(ctx, x, &resp, cpl);
+	case SWNIC_RESP_NAK_REMOTE_ACCESS:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, SWNIC_VSYND_NAK);
+	case SWNIC_RESP_NAK_INVALID_REQ:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, SWNIC_VSYND_NAK);
+	case SWNIC_RESP_NAK_REMOTE_OP:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_OP_ERR, SWNIC_VSYND_NAK);
+	case SWNIC_RESP_NAK_RNR:
+		OGDA_LOG_DBG("qp 0x%x wqe 0x%x: RNR NAK from qpn 0x%x, retry %u", qp->qpn, (unsigned)qp->sq_ci,
+			     x->req.dst_qpn, x->rnr_tries + 1u);
+		return rnr_naked(ctx, x, swnic_now_ns(), wake_ns, cpl);
+	case SWNIC_RESP_NO_QP:
+		return transport_failed(ctx, x, swnic_now_ns(), wake_ns, cpl);
+	default:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_BAD_RESP_ERR, SWNIC_VSYND_BAD_RESPONSE);
+	}
+}
+
+enum swnic_exec_status swnic_exec_req_step(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, uint64_t now_ns,
+					   uint64_t *wake_ns, struct swnic_completion *cpl)
+{
+	enum swnic_exec_status st;
+
+	if (ctx == NULL || ctx->qp == NULL || ctx->cfg == NULL || x == NULL || wake_ns == NULL || cpl == NULL) {
+		OGDA_LOG_ERR("NULL argument");
+		return SWNIC_EXEC_ABORTED;
+	}
+	if (ctx->qp->sq == NULL || ctx->qp->sq_ci == ctx->qp->sq_target) {
+		OGDA_LOG_ERR("qp 0x%x: no WQE to execute", ctx->qp->qpn);
+		return SWNIC_EXEC_ABORTED;
+	}
+	if (!x->active) {
+		st = start(ctx, x, cpl);
+		if (st != SWNIC_EXEC_PENDING)
+			return st;
+	}
+	if (x->wqe.opcode == OPENGDA_MLX5_OPCODE_WAIT)
+		return step_wait(ctx, x, cpl);
+	if (x->next_try_ns > now_ns) {
+		if (x->next_try_ns < *wake_ns)
+			*wake_ns = x->next_try_ns;
+		return SWNIC_EXEC_PENDING;
+	}
+	return attempt(ctx, x, now_ns, wake_ns, cpl);
+}

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The receive side of the responder: SEND, SEND_IMM and WRITE_IMM consume one receive WQE
+ * from the QP's RQ or from its SRQ and complete it with a responder CQE.
+ *
+ * Receive WQE formats:
+ *  - a QP's own RQ, and a CYCLIC SRQ (RMP): an entry of 16 << log_stride bytes holding
+ *    data segments (byte_count BE32, lkey BE32, addr BE64); the list ends at an lkey of
+ *    MLX5_INVALID_LKEY (0x100) or at the end of the entry. Entries are used in ring order.
+ *  - a LINKED_LIST SRQ: the same, after a 16-byte next segment whose bytes 2-3 (BE16) name
+ *    the WQE to use after this one; consumption follows the list from rq->head.
+ * A WQE is available while the producer counter (DBR word 0, BE, 16 bits) differs from
+ * the consumed count. A data segment with byte_count 0 holds no bytes (rdma-core never
+ * posts one).
+ *
+ * CQE fields: opcode RESP_SEND / RESP_SEND_IMM / RESP_WR_IMM, byte_cnt = message length,
+ * imm = the immediate as carried, qpn = the responder QP, srqn_uidx = the QP's user_index
+ * (CQE version 1; also for QPs on an SRQ), wqe_counter = the consumed WQE's 16-bit counter
+ * (own RQ and cyclic SRQ: the consumer count; linked-list SRQ: the WQE's index in the SRQ,
+ * which is how rdma-core frees SRQ WQEs).
+ *
+ * Errors, after the WQE has been consumed (IB responder class C behaviour, data untouched):
+ *  - the message does not fit the WQE's buffers: RESP_ERR CQE LOCAL_LENGTH, NAK_INVALID_REQ
+ *    (the IB spec NAKs a responder length error with "invalid request");
+ *  - an lkey that fails its check (unknown, other PD, outside the MR, no LOCAL_WRITE) for
+ *    the bytes it would receive: RESP_ERR CQE LOCAL_PROT, NAK_REMOTE_OP (IB: "remote
+ *    operational error" for a responder-local fault); vendor syndrome BAD_LKEY,
+ *    LKEY_RANGE or LKEY_ACCESS (swnic_engine.h);
+ *  - a host/GPU copy that fails: LOCAL_PROT, vendor LOCAL_COPY, NAK_REMOTE_OP.
+ * Only the segments that receive bytes are checked, and only for those bytes. As after any
+ * error completion, the QP then moves to ERR: the engine flushes its send queue and the
+ * receives still posted complete with WR_FLUSH_ERR. A receive CQ that overruns does the
+ * same (the completion is lost; NAK_REMOTE_OP).
+ *
+ * Locking: qp->lock is held from the state re-check to the CQE, so receives on one QP
+ * consume, place and complete in order (several requesters may target one QP); the
+ * queue's own rq.lock (the QP's RQ or the SRQ, shared by its QPs) is also held while the
+ * WQE is taken, as it guards the consumer count. Order: qp->lock > rq.lock > cq->lock.
+ * Data is placed before the CQE is written (release store of op_own), so a consumer that
+ * sees the CQE sees the data.
+ */
+#include "swnic/swnic_exec_resp_int.h"
+
+#include "core/log.h"
+#include "opengda_mlx5.h"
+#include "prm/prm_qpc.h"
+#include "prm/prm_rmp.h"
+#include "swnic/swnic_engine.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define RECV_MAX_LOG_STRIDE 8u  /* 4 KiB entries: 256 data segments */
+#define RECV_MAX_SGE (1u << RECV_MAX_LOG_STRIDE)
+#define RECV_SEG_SIZE 16u
+
+struct recv_sge {
+	uint64_t addr;
+	uint32_t len;
+	uint32_t lkey;
+};
+
+struct recv_wqe {
+	uint16_t counter;  /* CQE wqe_counter */
+	uint32_t nsge;
+	uint64_t capacity; /* bytes the scatter list can hold */
+	struct recv_sge sge[RECV_MAX_SGE];
+	enum ogda_mem_kind kind[RECV_MAX_SGE]; /* of each SGE's MR, once checked */
+};
+
+enum take_result {
+	TAKE_OK,
+	TAKE_EMPTY,
+	TAKE_BROKEN,
+};
+
+static uint32_t be32_at(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return opengda_mlx5_be32toh(v);
+}
+
+static uint64_t be64_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return opengda_mlx5_be64toh(v);
+}
+
+static uint16_t be16_at(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return opengda_mlx5_be16toh(v);
+}
+
+/* Takes the next receive WQE of rq (caller holds its lock) and copies its scatter list. */
+static enum take_result rq_take(struct swnic_rq *rq, bool linked_list, struct recv_wqe *w)
+{
+	uint32_t entries, stride, idx, off;
+	uint16_t producer;
+	const uint8_t *e;
+
+	w->nsge = 0;
+	w->capacity = 0;
+	w->counter = 0;
+	if (rq->ring == NULL || rq->dbr == NULL || rq->log_stride > RECV_MAX_LOG_STRIDE || rq->log_size > 16)
+		return TAKE_BROKEN;
+	producer = (uint16_t)opengda_mlx5_be32toh(atomic_load_explicit(&rq->dbr[OPENGDA_MLX5_RCV_DBR],
+								       memory_order_acquire));
+	if (producer == (uint16_t)rq->ci)
+		return TAKE_EMPTY;
+
+	entries = 1u << rq->log_size;
+	stride = RECV_SEG_SIZE << rq->log_stride;
+	idx = (linked_list ? rq->head : rq->ci) & (entries - 1u);
+	e = rq->ring + (size_t)idx * stride;
+
+	for (off = linked_list ? RECV_SEG_SIZE : 0; off + RECV_SEG_SIZE <= stride; off += RECV_SEG_SIZE) {
+		struct recv_sge *s = &w->sge[w->nsge];
+
+		s->lkey = be32_at(e + off + 4);
+		if (s->lkey == OPENGDA_MLX5_INVALID_LKEY)
+			break;
+		s->len = be32_at(e + off);
+		s->addr = be64_at(e + off + 8);
+		w->capacity += s->len;
+		w->nsge++;
+	}
+	if (linked_list) {
+		w->counter = (uint16_t)idx;
+		rq->head = be16_at(e + 2);
+	} else {
+		w->counter = (uint16_t)rq->ci;
+	}
+	rq->ci++;
+	return TAKE_OK;
+}
+
+/* Vendor syndrome of a receive SGE whose key check failed (swnic_mr_resolve's error). */
+static uint8_t lkey_vendor_syndrome(doca_error_t err)
+{
+	switch (err) {
+	case DOCA_ERROR_NOT_PERMITTED:
+		return SWNIC_VSYND_LKEY_ACCESS;
+	case DOCA_ERROR_INVALID_VALUE:
+		return SWNIC_VSYND_LKEY_RANGE;
+	default:
+		return SWNIC_VSYND_BAD_LKEY;
+	}
+}
+
+/* Checks every lkey that receives bytes (nothing is written here); 0 or a vendor syndrome. */
+static uint8_t scatter_check(struct swnic *nic, const struct swnic_pd *pd, struct recv_wqe *w, uint32_t len,
+			     uint32_t qpn)
+{
+	uint32_t left = len, i;
+
+	for (i = 0; i < w->nsge && left > 0; i++) {
+		uint32_t chunk = w->sge[i].len < left ? w->sge[i].len : left;
+		struct swnic_mr mr;
+		doca_error_t err;
+
+		if (chunk == 0)
+			continue;
+		err = swnic_mr_resolve(nic, w->sge[i].lkey, false, pd, w->sge[i].addr, chunk, OGDA_ACCESS_LOCAL_WRITE,
+				       &mr);
+		if (err != DOCA_SUCCESS) {
+			OGDA_LOG_DBG("qp 0x%x: receive SGE %u lkey 0x%x [0x%llx, +%u) refused: %s", qpn, i,
+				     w->sge[i].lkey, (unsigned long long)w->sge[i].addr, chunk,
+				     doca_error_get_name(err));
+			return lkey_vendor_syndrome(err);
+		}
+		w->kind[i] = mr.kind;
+		left -= chunk;
+	}
+	return 0;
+}
+
+static bool scatter(const struct recv_wqe *w, const uint8_t *data, uint32_t len)
+{
+	uint32_t left = len, i;
+
+	for (i = 0; i < w->nsge && left > 0; i++) {
+		uint32_t chunk = w->sge[i].len < left ? w->sge[i].len : left;
+
+		if (chunk == 0)
+			continue;
+		if (swnic_mem_copy((void *)(uintptr_t)w->sge[i].addr, w->kind[i], data, OGDA_MEM_HOST, chunk) !=
+		    DOCA_SUCCESS)
+			return false;
+		data += chunk;
+		left -= chunk;
+	}
+	return true;
+}
+
+static uint8_t cqe_opcode_of(uint8_t op)
+{
+	switch (op) {
+	case SWNIC_REQ_WRITE_IMM:
+		return OPENGDA_MLX5_CQE_RESP_WR_IMM;
+	case SWNIC_REQ_SEND_IMM:
+		return OPENGDA_MLX5_CQE_RESP_SEND_IMM;
+	default:
+		return OPENGDA_MLX5_CQE_RESP_SEND;
+	}
+}
+
+/*
+ * After an error completion the QP is in error, as on hardware. With qp->lock held: moves
+ * it to ERR and returns the state it left (ERR when it was already there or in RST).
+ */
+static uint8_t qp_to_error_locked(struct swnic_qp *qp)
+{
+	uint8_t old = atomic_load_explicit(&qp->state, memory_order_acquire);
+
+	if (old == PRM_QP_STATE_ERR || old == PRM_QP_STATE_RST)
+		return PRM_QP_STATE_ERR;
+	atomic_store_explicit(&qp->state, PRM_QP_STATE_ERR, memory_order_release);
+	return old;
+}
+
+/* Then, without qp->lock: the engine flushes the send queue, and the posted receives go. */
+static void qp_error_flush(struct swnic *nic, struct swnic_qp *qp, uint8_t old)
+{
+	OGDA_LOG_DBG("%s qp 0x%x: responder error, QP moved to ERR", nic->name, qp->qpn);
+	if (nic->engine != NULL)
+		swnic_engine_qp_modified(nic->engine, qp, old);
+	(void)swnic_rq_flush(qp, NULL);
+}
+
+/* What a taken receive WQE ends with. */
+struct recv_outcome {
+	uint8_t verdict;          /* enum swnic_resp_status */
+	uint8_t syndrome;         /* 0: good CQE, else the RESP_ERR syndrome */
+	uint8_t vendor_syndrome;
+};
+
+/* Places the message for the WQE taken (nothing is written unless every check passed). */
+static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const struct swnic_pd *pd,
+				 const struct swnic_req *req, const struct swnic_mr *write_mr, struct recv_wqe *w)
+{
+	struct recv_outcome o = {SWNIC_RESP_ACK, 0, 0};
+
+	if (req->op == SWNIC_REQ_WRITE_IMM) {
+		/* The target was checked before the WQE was taken; the WQE's buffers are not used. */
+		if (req->len > 0 && swnic_mem_copy((void *)(uintptr_t)req->raddr, write_mr->kind, req->payload,
+						   OGDA_MEM_HOST, req->len) != DOCA_SUCCESS)
+			o = (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+						  SWNIC_VSYND_LOCAL_COPY};
+		return o;
+	}
+	if (w->capacity < req->len)
+		return (struct recv_outcome){SWNIC_RESP_NAK_INVALID_REQ, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, 0};
+	o.vendor_syndrome = scatter_check(nic, pd, w, req->len, qp->qpn);
+	if (o.vendor_syndrome != 0)
+		return (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+					     o.vendor_syndrome};
+	if (!scatter(w, req->payload, req->len))
+		return (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+					     SWNIC_VSYND_LOCAL_COPY};
+	return o;
+}
+
+/* Consumes, places and completes; caller holds qp->lock. *failed: the QP must go to ERR. */
+static uint8_t receive_locked(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
+			      const struct swnic_mr *write_mr, struct recv_wqe *w, bool *failed)
+{
+	struct swnic_rq *rq = qp->srq != NULL ? &qp->srq->rq : &qp->rq;
+	const struct swnic_pd *pd = qp->srq != NULL && qp->srq->pd != NULL ? qp->srq->pd : qp->pd;
+	bool linked = qp->srq != NULL && qp->srq->rq.wq_type == PRM_WQ_TYPE_LINKED_LIST;
+	uint8_t state = atomic_load_explicit(&qp->state, memory_order_acquire);
+	struct recv_outcome o;
+	enum take_result taken;
+	doca_error_t err;
+
+	if (state != PRM_QP_STATE_RTR && state != PRM_QP_STATE_RTS)
+		return SWNIC_RESP_NO_QP;
+	pthread_mutex_lock(&rq->lock);
+	taken = rq_take(rq, linked, w);
+	pthread_mutex_unlock(&rq->lock);
+	if (taken == TAKE_EMPTY)
+		return SWNIC_RESP_NAK_RNR;
+	if (taken == TAKE_BROKEN) {
+		OGDA_LOG_ERR("%s qp 0x%x: receive queue not usable (ring %p dbr %p log_stride %u log_size %u)",
+			     nic->name, qp->qpn, (void *)rq->ring, (void *)rq->dbr, rq->log_stride, rq->log_size);
+		return SWNIC_RESP_NAK_REMOTE_OP;
+	}
+
+	o = place(nic, qp, pd, req, write_mr, w);
+	if (o.syndrome != 0) {
+		err = swnic_cq_post_error(qp->recv_cq, OPENGDA_MLX5_CQE_RESP_ERR, o.syndrome, o.vendor_syndrome,
+					  0 /* no send WQE */, qp->qpn, qp->user_index, w->counter);
+		*failed = true;
+	} else {
+		err = swnic_cq_post_responder(qp->recv_cq, cqe_opcode_of(req->op), qp->qpn, qp->user_index,
+					      w->counter, req->len, req->imm);
+	}
+	if (err != DOCA_SUCCESS) {
+		/* The CQ overran (it logged why): the completion is lost and the QP fails. */
+		*failed = true;
+		return SWNIC_RESP_NAK_REMOTE_OP;
+	}
+	return o.verdict;
+}
+
+uint8_t swnic_resp_receive(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
+			   const struct swnic_mr *write_mr)
+{
+	struct recv_wqe w; /* about 5 KiB: the largest receive WQE the model accepts */
+	bool failed = false;
+	uint8_t verdict, old;
+
+	if (qp->srq == NULL && !qp->has_rq)
+		return SWNIC_RESP_NAK_INVALID_REQ; /* zero-length RQ: nothing can be received */
+	if (qp->recv_cq == NULL) {
+		OGDA_LOG_ERR("%s qp 0x%x has a receive queue but no receive CQ", nic->name, qp->qpn);
+		return SWNIC_RESP_NAK_REMOTE_OP;
+	}
+	pthread_mutex_lock(&qp->lock);
+	verdict = receive_locked(nic, qp, req, write_mr, &w, &failed);
+	old = failed ? qp_to_error_locked(qp) : PRM_QP_STATE_ERR;
+	pthread_mutex_unlock(&qp->lock);
+	if (old != PRM_QP_STATE_ERR)
+		qp_error_flush(nic, qp, old);
+	return verdict;
+}
+
+uint32_t swnic_rq_flush_locked(struct swnic_qp *qp)
+{
+	struct swnic_rq *rq = &qp->rq;
+	uint16_t producer;
+	uint32_t n = 0;
+
+	if (atomic_load_explicit(&qp->state, memory_order_acquire) != PRM_QP_STATE_ERR || !qp->has_rq ||
+	    qp->srq != NULL || rq->dbr == NULL || qp->recv_cq == NULL)
+		return 0;
+	pthread_mutex_lock(&rq->lock);
+	producer = (uint16_t)opengda_mlx5_be32toh(
+		atomic_load_explicit(&rq->dbr[OPENGDA_MLX5_RCV_DBR], memory_order_acquire));
+	while ((uint16_t)rq->ci != producer) {
+		/* A CQ in error takes no more CQEs: the WQE is retired silently then. */
+		(void)swnic_cq_post_error(qp->recv_cq, OPENGDA_MLX5_CQE_RESP_ERR, OPENGDA_MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
+					  SWNIC_VSYND_FLUSH, 0 /* no send WQE */, qp->qpn, qp->user_index,
+					  (uint16_t)rq->ci);
+		rq->ci++;
+		n++;
+	}
+	pthread_mutex_unlock(&rq->lock);
+	return n;
+}
+
+doca_error_t swnic_rq_flush(struct swnic_qp *qp, uint32_t *flushed)
+{
+	doca_error_t ret = DOCA_SUCCESS;
+	uint32_t n = 0;
+
+	if (flushed != NULL)
+		*flushed = 0;
+	if (qp == NULL) {
+		OGDA_LOG_ERR("qp must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_lock(&qp->lock);
+	if (atomic_load_explicit(&qp->state, memory_order_acquire) != PRM_QP_STATE_ERR)
+		ret = DOCA_ERROR_BAD_STATE;
+	else
+		n = swnic_rq_flush_locked(qp);
+	pthread_mutex_unlock(&qp->lock);
+	if (n > 0)
+		OGDA_LOG_DBG("%s qp 0x%x: %u receive WQEs flushed", qp->nic != NULL ? qp->nic->name : "swnic", qp->qpn,
+			     n);
+	if (flushed != NULL)
+		*flushed = n;
+	return ret;
+}

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The fabric: an endpoint per NIC instance (a TCP listener whose address the GID carries)
+ * and delivery of requests to the NIC a GID names, directly when it lives in this process.
+ */
+#include "swnic/swnic_fabric_priv.h"
+
+#include "core/log.h"
+#include "swnic/swnic_fabric_frame.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define SWNIC_ADDR_ENV "OPENGDA_SWNIC_ADDR"
+#define SWNIC_DEFAULT_IPV4 0x7f000001u /* 127.0.0.1 */
+#define SWNIC_LISTEN_BACKLOG 64
+
+/* Parses "a.b.c.d" or "a.b.c.d:port" (port 0 = chosen by the kernel). */
+static doca_error_t parse_addr(const char *s, uint32_t *ipv4, uint16_t *port)
+{
+	char host[INET_ADDRSTRLEN];
+	const char *colon = strchr(s, ':');
+	size_t hlen = colon ? (size_t)(colon - s) : strlen(s);
+	struct in_addr in;
+
+	*port = 0;
+	if (hlen == 0 || hlen >= sizeof(host))
+		return DOCA_ERROR_INVALID_VALUE;
+	memcpy(host, s, hlen);
+	host[hlen] = '\0';
+	if (inet_pton(AF_INET, host, &in) != 1)
+		return DOCA_ERROR_INVALID_VALUE;
+	*ipv4 = ntohl(in.s_addr);
+	if (colon != NULL) {
+		char *end = NULL;
+		unsigned long v;
+
+		if (colon[1] < '0' || colon[1] > '9')
+			return DOCA_ERROR_INVALID_VALUE;
+		errno = 0;
+		v = strtoul(colon + 1, &end, 10);
+		if (errno != 0 || *end != '\0' || v > 65535)
+			return DOCA_ERROR_INVALID_VALUE;
+		*port = (uint16_t)v;
+	}
+	return DOCA_SUCCESS;
+}
+
+/*
+ * The address this instance listens on: 127.0.0.1 with a kernel-chosen port, or
+ * OPENGDA_SWNIC_ADDR=ip[:port], where instance i takes port + i.
+ */
+static doca_error_t choose_endpoint(uint32_t index, uint32_t *ipv4, uint16_t *port)
+{
+	const char *s = getenv(SWNIC_ADDR_ENV); /* a string knob: env.h parses numbers and booleans only */
+	uint16_t base = 0;
+
+	*ipv4 = SWNIC_DEFAULT_IPV4;
+	*port = 0;
+	if (s == NULL || *s == '\0')
+		return DOCA_SUCCESS;
+	if (parse_addr(s, ipv4, &base) != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("%s='%s': expected an IPv4 address with an optional port, e.g. 10.0.0.5:18515",
+			     SWNIC_ADDR_ENV, s);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	/* The GID must name an address peers can reach: no wildcard, broadcast or multicast. */
+	if (*ipv4 == 0 || *ipv4 == 0xffffffffu || (*ipv4 >> 28) == 0xe) {
+		OGDA_LOG_ERR("%s='%s': the address goes into the GID, so it must be one peers can connect to",
+			     SWNIC_ADDR_ENV, s);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	if (base != 0) {
+		if ((uint32_t)base + index > 65535u) {
+			OGDA_LOG_ERR("%s='%s': port %u + instance %u is over 65535", SWNIC_ADDR_ENV, s, base, index);
+			return DOCA_ERROR_BAD_CONFIG;
+		}
+		*port = (uint16_t)(base + index);
+	}
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t open_listener(struct swnic_fabric *f, uint32_t ipv4, uint16_t port)
+{
+	struct sockaddr_in sa;
+	socklen_t slen = sizeof(sa);
+	char where[40];
+	int one = 1;
+	int e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons(port);
+	sa.sin_addr.s_addr = htonl(ipv4);
+	f->ep.ipv4 = ipv4;
+	f->ep.port = port;
+	swnic_endpoint_format(&f->ep, where, sizeof(where));
+	f->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (f->listen_fd < 0) {
+		OGDA_LOG_ERR("%s: fabric socket(): %s", f->nic->name, strerror(errno));
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	/* A restarted server may reuse its fixed port while old connections sit in TIME_WAIT. */
+	setsockopt(f->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(f->listen_fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(f->listen_fd, SWNIC_LISTEN_BACKLOG) < 0) {
+		e = errno;
+		OGDA_LOG_ERR("%s: cannot listen on %s (set %s to choose another): %s", f->nic->name, where,
+			     SWNIC_ADDR_ENV, strerror(e));
+		if (e == EADDRINUSE)
+			return DOCA_ERROR_IN_USE;
+		return e == EADDRNOTAVAIL ? DOCA_ERROR_BAD_CONFIG : DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	if (getsockname(f->listen_fd, (struct sockaddr *)&sa, &slen) < 0) {
+		OGDA_LOG_ERR("%s: getsockname on the fabric listener: %s", f->nic->name, strerror(errno));
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	f->ep.port = ntohs(sa.sin_port);
+	return DOCA_SUCCESS;
+}
+
+static void fabric_free(struct swnic_fabric *f)
+{
+	if (f->listen_fd >= 0)
+		close(f->listen_fd);
+	if (f->wake_pipe[0] >= 0)
+		close(f->wake_pipe[0]);
+	if (f->wake_pipe[1] >= 0)
+		close(f->wake_pipe[1]);
+	pthread_cond_destroy(&f->client_idle);
+	pthread_mutex_destroy(&f->client_lock);
+	pthread_mutex_destroy(&f->server_lock);
+	free(f);
+}
+
+static uint64_t max_msg_of(const struct swnic *nic)
+{
+	uint8_t log_max = nic->cap_general.log_max_msg;
+
+	/* 0 means the caps are not filled in (yet): fall back to the fabric's own cap. */
+	if (log_max == 0 || log_max >= 30)
+		return SWNIC_FABRIC_MAX_MSG_CAP;
+	return 1ull << log_max;
+}
+
+doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabric_opts *opts,
+				      struct swnic_fabric **fabric, uint8_t gid[16])
+{
+	struct swnic_fabric *f;
+	uint32_t ipv4;
+	uint16_t port;
+	doca_error_t err;
+	char where[40];
+
+	if (nic == NULL || fabric == NULL || gid == NULL) {
+		OGDA_LOG_ERR("fabric create: NULL argument (nic %p, fabric %p, gid %p)", (void *)nic,
+			     (void *)fabric, (void *)gid);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (nic->index > 0xffffu) {
+		OGDA_LOG_ERR("fabric create: NIC index %u does not fit the GID's 16 bits", nic->index);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = choose_endpoint(nic->index, &ipv4, &port);
+	if (err != DOCA_SUCCESS)
+		return err;
+	f = calloc(1, sizeof(*f));
+	if (f == NULL) {
+		OGDA_LOG_ERR("fabric create: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	f->nic = nic;
+	f->listen_fd = -1;
+	f->wake_pipe[0] = f->wake_pipe[1] = -1;
+	f->max_msg = max_msg_of(nic);
+	if (opts != NULL) {
+		f->responder = opts->responder;
+		f->responder_ctx = opts->responder_ctx;
+	}
+	atomic_init(&f->next_request_id, 1);
+	pthread_mutex_init(&f->server_lock, NULL);
+	pthread_mutex_init(&f->client_lock, NULL);
+	pthread_cond_init(&f->client_idle, NULL);
+	err = open_listener(f, ipv4, port);
+	if (err != DOCA_SUCCESS)
+		goto fail;
+	f->ep.nic_index = (uint16_t)nic->index;
+	if (pipe(f->wake_pipe) < 0 || fcntl(f->wake_pipe[0], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(f->wake_pipe[1], F_SETFD, FD_CLOEXEC) < 0) {
+		OGDA_LOG_ERR("%s: fabric pipe(): %s", nic->name, strerror(errno));
+		err = DOCA_ERROR_OPERATING_SYSTEM;
+		goto fail;
+	}
+	err = swnic_fabric_server_start(f);
+	if (err != DOCA_SUCCESS)
+		goto fail;
+	swnic_gid_encode(&f->ep, gid);
+	swnic_endpoint_format(&f->ep, where, sizeof(where));
+	OGDA_LOG_INFO("%s: fabric endpoint %s", nic->name, where);
+	*fabric = f;
+	return DOCA_SUCCESS;
+fail:
+	fabric_free(f);
+	return err;
+}
+
+doca_error_t swnic_fabric_create(struct swnic *nic, struct swnic_fabric **fabric, uint8_t gid[16])
+{
+	return swnic_fabric_create_opts(nic, NULL, fabric, gid);
+}
+
+void swnic_fabric_destroy(struct swnic_fabric *fabric)
+{
+	if (fabric == NULL)
+		return;
+	/* Incoming first: no responder call runs on this NIC after this line. */
+	swnic_fabric_server_stop(fabric);
+	/* Then outgoing: requesters still waiting get CONNECTION_RESET. */
+	swnic_fabric_client_close_all(fabric);
+	fabric_free(fabric);
+}
+
+doca_error_t swnic_fabric_get_endpoint(const struct swnic_fabric *fabric, struct swnic_endpoint *ep)
+{
+	if (fabric == NULL || ep == NULL) {
+		OGDA_LOG_ERR("fabric endpoint: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*ep = fabric->ep;
+	return DOCA_SUCCESS;
+}
+
+uint64_t swnic_fabric_max_msg(const struct swnic_fabric *fabric)
+{
+	return fabric != NULL ? fabric->max_msg : 0;
+}
+
+doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fabric_stats *s)
+{
+	if (fabric == NULL || s == NULL) {
+		OGDA_LOG_ERR("fabric stats: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	s->conns_accepted = atomic_load(&fabric->stats.conns_accepted);
+	s->conns_refused = atomic_load(&fabric->stats.conns_refused);
+	s->frames_served = atomic_load(&fabric->stats.frames_served);
+	s->frames_rejected = atomic_load(&fabric->stats.frames_rejected);
+	s->conns_opened = atomic_load(&fabric->stats.conns_opened);
+	s->direct_deliveries = atomic_load(&fabric->stats.direct_deliveries);
+	s->tcp_deliveries = atomic_load(&fabric->stats.tcp_deliveries);
+	s->tcp_failures = atomic_load(&fabric->stats.tcp_failures);
+	return DOCA_SUCCESS;
+}
+
+void swnic_fabric_respond(struct swnic *nic, struct swnic_fabric *fabric, const struct swnic_req *req,
+			  struct swnic_resp *resp, void *read_buf)
+{
+	doca_error_t err;
+
+	memset(resp, 0, sizeof(*resp));
+	if (fabric != NULL && fabric->responder != NULL)
+		err = fabric->responder(fabric->responder_ctx, nic, req, resp, read_buf);
+	else
+		err = swnic_responder_execute(nic, req, resp, read_buf);
+	if (err != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("%s: responder failed on op %u to QP 0x%x: %s; answering REMOTE_OP", nic->name, req->op,
+			     req->dst_qpn, doca_error_get_name(err));
+		goto remote_op;
+	}
+	if (resp->status > SWNIC_RESP_NO_QP ||
+	    resp->read_len > (req->op == SWNIC_REQ_READ ? req->len : 0)) {
+		OGDA_LOG_ERR("%s: responder verdict out of range (status %u, read_len %u for op %u, len %u)",
+			     nic->name, resp->status, resp->read_len, req->op, req->len);
+		goto remote_op;
+	}
+	return;
+remote_op:
+	memset(resp, 0, sizeof(*resp));
+	resp->status = SWNIC_RESP_NAK_REMOTE_OP;
+}
+
+doca_error_t swnic_fabric_deliver(struct swnic *nic, const uint8_t dst_gid[16], const struct swnic_req *req,
+				  struct swnic_resp *resp, void *read_buf, uint64_t timeout_ns)
+{
+	struct swnic_fabric *f;
+	struct swnic_endpoint ep;
+	struct swnic *dst;
+	char why[SWNIC_FRAME_WHY_LEN];
+	doca_error_t err;
+
+	if (nic == NULL || nic->fabric == NULL || dst_gid == NULL || req == NULL || resp == NULL ||
+	    timeout_ns == 0) {
+		OGDA_LOG_ERR("fabric deliver: bad argument (nic %p, fabric %p, gid %p, req %p, resp %p, timeout %llu ns)",
+			     (void *)nic, nic ? (void *)nic->fabric : NULL, (const void *)dst_gid,
+			     (const void *)req, (void *)resp, (unsigned long long)timeout_ns);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	f = nic->fabric;
+	err = swnic_req_check(req, f->max_msg, why, sizeof(why));
+	if (err != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("%s: fabric deliver: %s", nic->name, why);
+		return err;
+	}
+	if (req->op == SWNIC_REQ_READ && req->len > 0 && read_buf == NULL) {
+		OGDA_LOG_ERR("%s: fabric deliver: READ of %u bytes without a buffer", nic->name, req->len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memset(resp, 0, sizeof(*resp));
+	err = swnic_gid_decode(dst_gid, &ep);
+	if (err != DOCA_SUCCESS)
+		return err;
+	dst = swnic_find_by_gid(dst_gid);
+	if (dst != NULL) {
+		OGDA_LOG_DBG("%s: op %u to %s QP 0x%x, direct", nic->name, req->op, dst->name, req->dst_qpn);
+		swnic_fabric_respond(dst, dst->fabric, req, resp, read_buf);
+		swnic_close(dst);
+		atomic_fetch_add(&f->stats.direct_deliveries, 1);
+		return DOCA_SUCCESS;
+	}
+	return swnic_fabric_client_deliver(f, &ep, req, resp, read_buf, timeout_ns);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The fabric beyond swnic.h's three calls: creation options (a responder other than
+ * swnic_responder_execute, for tests and fuzzing), the endpoint, statistics and limits.
+ */
+#ifndef OGDA_SWNIC_FABRIC_H_
+#define OGDA_SWNIC_FABRIC_H_
+
+#include "doca_error.h"
+#include "swnic/swnic.h"
+#include "swnic/swnic_gid.h"
+
+#include <stdint.h>
+
+/* Largest message the fabric carries whatever log_max_msg says (1 GiB, ConnectX's log_max_msg 30). */
+#define SWNIC_FABRIC_MAX_MSG_CAP (1ull << 30)
+/* Incoming connections served at once; more are refused (closed) with a log line. */
+#define SWNIC_FABRIC_MAX_SERVER_CONNS 256u
+/* Idle outgoing connections kept per destination endpoint. */
+#define SWNIC_FABRIC_MAX_IDLE_PER_PEER 8u
+
+/* Executes one request on nic (same contract as swnic_responder_execute). */
+typedef doca_error_t (*swnic_fabric_responder_fn)(void *ctx, struct swnic *nic, const struct swnic_req *req,
+						 struct swnic_resp *resp, void *read_buf);
+
+struct swnic_fabric_opts {
+	swnic_fabric_responder_fn responder; /* NULL: swnic_responder_execute */
+	void *responder_ctx;
+};
+
+/* Counters, read with swnic_fabric_get_stats. */
+struct swnic_fabric_stats {
+	uint64_t conns_accepted;   /* incoming connections */
+	uint64_t conns_refused;    /* incoming connections closed at once: too many */
+	uint64_t frames_served;    /* requests executed for a TCP peer */
+	uint64_t frames_rejected;  /* incoming frames that failed validation (connection closed) */
+	uint64_t conns_opened;     /* outgoing connections */
+	uint64_t direct_deliveries;/* requests to an instance of this process */
+	uint64_t tcp_deliveries;   /* requests answered over TCP */
+	uint64_t tcp_failures;     /* requests that ended in NOT_CONNECTED / CONNECTION_RESET / TIME_OUT */
+};
+
+/* swnic_fabric_create with options; opts may be NULL. */
+doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabric_opts *opts,
+				      struct swnic_fabric **fabric, uint8_t gid[16]);
+doca_error_t swnic_fabric_get_endpoint(const struct swnic_fabric *fabric, struct swnic_endpoint *ep);
+doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fabric_stats *stats);
+/* Largest request length this fabric accepts: min(2^log_max_msg, SWNIC_FABRIC_MAX_MSG_CAP). */
+uint64_t swnic_fabric_max_msg(const struct swnic_fabric *fabric);
+
+#endif /* OGDA_SWNIC_FABRIC_H_ */

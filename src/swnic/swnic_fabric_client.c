@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Requester side of the TCP fabric. A request takes an idle connection to its destination
+ * (or opens one), owns it for the whole request/response exchange, and gives it back;
+ * concurrent requesters therefore never share a connection, and a response always
+ * belongs to the request just sent on it (the request id double-checks that). Any failure
+ * closes the connection, so a late or partial response can never be read by the next user.
+ */
+#include "swnic/swnic_fabric_priv.h"
+
+#include "core/log.h"
+#include "swnic/swnic_fabric_frame.h"
+#include "swnic/swnic_sock.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static bool same_endpoint(const struct swnic_endpoint *a, const struct swnic_endpoint *b)
+{
+	return a->ipv4 == b->ipv4 && a->port == b->port;
+}
+
+/* An idle connection is dead if the peer closed it, or sent something nobody asked for. */
+static bool idle_conn_alive(int fd)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+	return poll(&pfd, 1, 0) == 0;
+}
+
+static void unlink_conn(struct swnic_fabric *f, struct swnic_client_conn *c)
+{
+	struct swnic_client_conn **pp;
+
+	for (pp = &f->client_conns; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			return;
+		}
+	}
+}
+
+static void conn_release(struct swnic_fabric *f, struct swnic_client_conn *c, bool reusable)
+{
+	struct swnic_client_conn *o;
+	unsigned idle = 0;
+
+	pthread_mutex_lock(&f->client_lock);
+	for (o = f->client_conns; o != NULL; o = o->next) {
+		if (!o->busy && same_endpoint(&o->ep, &c->ep))
+			idle++;
+	}
+	c->busy = false;
+	if (!reusable || f->closing || idle >= SWNIC_FABRIC_MAX_IDLE_PER_PEER) {
+		unlink_conn(f, c);
+		if (c->fd >= 0)
+			close(c->fd);
+		free(c);
+	}
+	pthread_mutex_unlock(&f->client_lock);
+}
+
+static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endpoint *ep, uint64_t deadline,
+				 struct swnic_client_conn **out)
+{
+	struct swnic_client_conn *c, *next, *fresh;
+	doca_error_t err;
+	int fd;
+
+	/* A new connection is listed (busy, fd -1) while it connects, so no other requester
+	 * takes it and destroy knows it exists. */
+	fresh = calloc(1, sizeof(*fresh));
+	if (fresh == NULL) {
+		OGDA_LOG_ERR("%s: fabric: out of memory for a connection", f->nic->name);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	pthread_mutex_lock(&f->client_lock);
+	if (f->closing) {
+		pthread_mutex_unlock(&f->client_lock);
+		free(fresh);
+		return DOCA_ERROR_NOT_CONNECTED;
+	}
+	for (c = f->client_conns; c != NULL; c = next) {
+		next = c->next;
+		if (c->busy || !same_endpoint(&c->ep, ep))
+			continue;
+		if (!idle_conn_alive(c->fd)) {
+			unlink_conn(f, c);
+			close(c->fd);
+			free(c);
+			continue;
+		}
+		c->busy = true;
+		pthread_mutex_unlock(&f->client_lock);
+		free(fresh);
+		*out = c;
+		return DOCA_SUCCESS;
+	}
+	fresh->ep = *ep;
+	fresh->fd = -1;
+	fresh->busy = true;
+	fresh->next = f->client_conns;
+	f->client_conns = fresh;
+	pthread_mutex_unlock(&f->client_lock);
+
+	err = swnic_sock_connect(ep, deadline, &fd);
+	pthread_mutex_lock(&f->client_lock);
+	if (err == DOCA_SUCCESS && f->closing) {
+		close(fd);
+		err = DOCA_ERROR_NOT_CONNECTED;
+	}
+	if (err == DOCA_SUCCESS)
+		fresh->fd = fd;
+	pthread_mutex_unlock(&f->client_lock);
+	if (err != DOCA_SUCCESS) {
+		conn_release(f, fresh, false);
+		return err;
+	}
+	atomic_fetch_add(&f->stats.conns_opened, 1);
+	*out = fresh;
+	return DOCA_SUCCESS;
+}
+
+/* One request / response exchange on c. Any error leaves the connection unusable. */
+static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c, const struct swnic_req *req,
+			     struct swnic_resp *resp, void *read_buf, uint64_t deadline)
+{
+	uint8_t hdr[SWNIC_FRAME_MAX_HDR_LEN];
+	struct swnic_frame_prefix prefix;
+	struct iovec iov[2];
+	char why[SWNIC_FRAME_WHY_LEN];
+	uint64_t id = atomic_fetch_add(&f->next_request_id, 1);
+	doca_error_t err;
+
+	err = swnic_frame_encode_req(id, req, f->max_msg, hdr);
+	if (err != DOCA_SUCCESS)
+		return err;
+	iov[0].iov_base = hdr;
+	iov[0].iov_len = SWNIC_FRAME_REQ_HDR_LEN;
+	iov[1].iov_base = (void *)(uintptr_t)req->payload;
+	iov[1].iov_len = swnic_req_payload_len(req);
+	err = swnic_sock_send_all(c->fd, iov, 2, deadline);
+	if (err != DOCA_SUCCESS)
+		return err;
+
+	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN, deadline, NULL);
+	if (err != DOCA_SUCCESS)
+		return err;
+	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
+	if (err == DOCA_SUCCESS && prefix.type != SWNIC_FRAME_RESP) {
+		snprintf(why, sizeof(why), "frame type %u where a response was expected", prefix.type);
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
+	if (err == DOCA_SUCCESS) {
+		err = swnic_sock_recv_all(c->fd, hdr + SWNIC_FRAME_PREFIX_LEN,
+					  prefix.header_len - SWNIC_FRAME_PREFIX_LEN, deadline, NULL);
+		if (err != DOCA_SUCCESS)
+			return err;
+		err = swnic_frame_decode_resp(hdr, prefix.header_len, f->max_msg, &prefix, resp, why, sizeof(why));
+	}
+	if (err == DOCA_SUCCESS)
+		err = swnic_frame_check_resp(req, id, &prefix, resp, why, sizeof(why));
+	if (err != DOCA_SUCCESS) {
+		char where[40];
+
+		swnic_endpoint_format(&c->ep, where, sizeof(where));
+		OGDA_LOG_ERR("%s: fabric: bad response from %s: %s; closing the connection", f->nic->name, where,
+			     why);
+		memset(resp, 0, sizeof(*resp));
+		return DOCA_ERROR_CONNECTION_RESET;
+	}
+	/* Validated above: read_len <= req->len, the size of read_buf. */
+	if (resp->read_len > 0) {
+		err = swnic_sock_recv_all(c->fd, read_buf, resp->read_len, deadline, NULL);
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct swnic_endpoint *ep,
+					 const struct swnic_req *req, struct swnic_resp *resp, void *read_buf,
+					 uint64_t timeout_ns)
+{
+	uint64_t deadline = swnic_deadline_after(timeout_ns);
+	struct swnic_client_conn *c;
+	char where[40];
+	doca_error_t err;
+
+	/* Counted in client_busy from here to the end: destroy frees f only after the last
+	 * requester has left, so nothing below may touch f after the final decrement. */
+	pthread_mutex_lock(&f->client_lock);
+	if (f->closing) {
+		pthread_mutex_unlock(&f->client_lock);
+		memset(resp, 0, sizeof(*resp));
+		return DOCA_ERROR_NOT_CONNECTED;
+	}
+	f->client_busy++;
+	pthread_mutex_unlock(&f->client_lock);
+
+	err = conn_acquire(f, ep, deadline, &c);
+	if (err == DOCA_SUCCESS) {
+		err = exchange(f, c, req, resp, read_buf, deadline);
+		conn_release(f, c, err == DOCA_SUCCESS);
+	}
+	if (err != DOCA_SUCCESS) {
+		memset(resp, 0, sizeof(*resp));
+		atomic_fetch_add(&f->stats.tcp_failures, 1);
+		swnic_endpoint_format(ep, where, sizeof(where));
+		/* Expected when a peer dies: the engine counts a transport retry; no error log. */
+		OGDA_LOG_DBG("%s: op %u to %s QP 0x%x failed: %s", f->nic->name, req->op, where, req->dst_qpn,
+			     doca_error_get_name(err));
+		/* Local trouble (no socket, no memory) is also a peer this NIC cannot reach now. */
+		if (err != DOCA_ERROR_CONNECTION_RESET && err != DOCA_ERROR_TIME_OUT && err != DOCA_ERROR_INVALID_VALUE)
+			err = DOCA_ERROR_NOT_CONNECTED;
+	} else {
+		atomic_fetch_add(&f->stats.tcp_deliveries, 1);
+		OGDA_LOG_DBG("%s: op %u to QP 0x%x over TCP: status %u, read %u", f->nic->name, req->op,
+			     req->dst_qpn, resp->status, resp->read_len);
+	}
+
+	pthread_mutex_lock(&f->client_lock);
+	if (--f->client_busy == 0)
+		pthread_cond_broadcast(&f->client_idle);
+	pthread_mutex_unlock(&f->client_lock);
+	return err;
+}
+
+void swnic_fabric_client_close_all(struct swnic_fabric *f)
+{
+	struct swnic_client_conn *c, *next;
+
+	pthread_mutex_lock(&f->client_lock);
+	f->closing = true;
+	/* Wake requesters blocked on their sockets; they fail and leave. */
+	for (c = f->client_conns; c != NULL; c = c->next) {
+		if (c->busy && c->fd >= 0)
+			shutdown(c->fd, SHUT_RDWR);
+	}
+	while (f->client_busy > 0)
+		pthread_cond_wait(&f->client_idle, &f->client_lock);
+	for (c = f->client_conns; c != NULL; c = next) {
+		next = c->next;
+		close(c->fd);
+		free(c);
+	}
+	f->client_conns = NULL;
+	pthread_mutex_unlock(&f->client_lock);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The fabric's state, shared by its three files: swnic_fabric.c (lifecycle, delivery),
+ * swnic_fabric_client.c (outgoing connections), swnic_fabric_server.c (incoming ones). */
+#ifndef OGDA_SWNIC_FABRIC_PRIV_H_
+#define OGDA_SWNIC_FABRIC_PRIV_H_
+
+#include "swnic/swnic_fabric.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* An outgoing connection: used by one requester at a time, then kept idle for the next. */
+struct swnic_client_conn {
+	struct swnic_client_conn *next;
+	struct swnic_endpoint ep;
+	int fd;
+	bool busy;
+};
+
+/* An incoming connection and the thread that serves it. */
+struct swnic_server_conn {
+	struct swnic_server_conn *next;
+	struct swnic_fabric *fabric;
+	int fd;                    /* closed by whoever joins the thread, never by the thread */
+	pthread_t thread;
+	atomic_bool done;
+	char peer[32];
+};
+
+struct swnic_fabric {
+	struct swnic *nic;
+	struct swnic_endpoint ep;
+	uint64_t max_msg;
+	swnic_fabric_responder_fn responder;
+	void *responder_ctx;
+	atomic_uint_fast64_t next_request_id;
+
+	/* server side */
+	int listen_fd;
+	int wake_pipe[2];          /* written once by destroy: the listener stops */
+	pthread_t listener;
+	bool listener_started;
+	pthread_mutex_t server_lock; /* server_conns, server_count */
+	struct swnic_server_conn *server_conns;
+	unsigned server_count;
+
+	/* client side */
+	pthread_mutex_t client_lock; /* client_conns, client_busy, closing */
+	pthread_cond_t client_idle;  /* client_busy reached 0 */
+	struct swnic_client_conn *client_conns;
+	unsigned client_busy;        /* requesters inside swnic_fabric_client_deliver */
+	bool closing;
+
+	struct {
+		atomic_uint_fast64_t conns_accepted, conns_refused, frames_served, frames_rejected;
+		atomic_uint_fast64_t conns_opened, direct_deliveries, tcp_deliveries, tcp_failures;
+	} stats;
+};
+
+/*
+ * Executes req on nic through fabric's responder (swnic_responder_execute when fabric is NULL
+ * or has none). A responder failure, or a verdict that does not fit the request, becomes a
+ * REMOTE_OP NAK (logged): both delivery paths then answer the same way.
+ */
+void swnic_fabric_respond(struct swnic *nic, struct swnic_fabric *fabric, const struct swnic_req *req,
+			  struct swnic_resp *resp, void *read_buf);
+
+/* swnic_fabric_server.c: listener + one thread per incoming connection. */
+doca_error_t swnic_fabric_server_start(struct swnic_fabric *fabric);
+void swnic_fabric_server_stop(struct swnic_fabric *fabric);
+
+/* swnic_fabric_client.c: request / response over a pooled connection to ep. */
+doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *fabric, const struct swnic_endpoint *ep,
+					 const struct swnic_req *req, struct swnic_resp *resp, void *read_buf,
+					 uint64_t timeout_ns);
+void swnic_fabric_client_close_all(struct swnic_fabric *fabric);
+
+#endif /* OGDA_SWNIC_FABRIC_PRIV_H_ */

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "swnic/swnic_sock.h"
+
+#include "core/log.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+uint64_t swnic_sock_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t swnic_deadline_after(uint64_t timeout_ns)
+{
+	uint64_t now = swnic_sock_now_ns();
+
+	return timeout_ns >= SWNIC_SOCK_NO_DEADLINE - now ? SWNIC_SOCK_NO_DEADLINE : now + timeout_ns;
+}
+
+/* Waits for events on fd until the deadline: 1 ready, 0 deadline passed, -1 poll failed. */
+static int wait_fd(int fd, short events, uint64_t deadline_ns)
+{
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = events};
+		int timeout_ms = -1;
+		int rc;
+
+		if (deadline_ns != SWNIC_SOCK_NO_DEADLINE) {
+			uint64_t now = swnic_sock_now_ns();
+			uint64_t left;
+
+			if (now >= deadline_ns)
+				return 0;
+			/* Round up so that a sub-millisecond remainder still waits, not spins. */
+			left = (deadline_ns - now + 999999ull) / 1000000ull;
+			timeout_ms = left > 60000 ? 60000 : (int)left;
+		}
+		rc = poll(&pfd, 1, timeout_ms);
+		if (rc > 0)
+			return 1;
+		if (rc < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+static doca_error_t io_errno_to_doca(int e)
+{
+	switch (e) {
+	case ETIMEDOUT:
+		return DOCA_ERROR_TIME_OUT;
+	case ECONNREFUSED:
+	case ENETUNREACH:
+	case EHOSTUNREACH:
+	case EADDRNOTAVAIL:
+	case ENOTCONN:
+		return DOCA_ERROR_NOT_CONNECTED;
+	default:
+		return DOCA_ERROR_CONNECTION_RESET;
+	}
+}
+
+doca_error_t swnic_sock_prepare(int fd)
+{
+	int one = 1;
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0) {
+		OGDA_LOG_ERR("fabric: cannot configure socket %d: %s", fd, strerror(errno));
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_sock_connect(const struct swnic_endpoint *ep, uint64_t deadline_ns, int *fd_out)
+{
+	struct sockaddr_in sa;
+	socklen_t slen = sizeof(int);
+	int soerr = 0;
+	int fd, rc;
+
+	if (ep == NULL || fd_out == NULL) {
+		OGDA_LOG_ERR("fabric: connect with NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		OGDA_LOG_ERR("fabric: socket(): %s", strerror(errno));
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	if (swnic_sock_prepare(fd) != DOCA_SUCCESS) {
+		close(fd);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons(ep->port);
+	sa.sin_addr.s_addr = htonl(ep->ipv4);
+	do {
+		rc = connect(fd, (const struct sockaddr *)&sa, sizeof(sa));
+	} while (rc < 0 && errno == EINTR);
+	if (rc < 0 && errno != EINPROGRESS) {
+		soerr = errno;
+		goto failed;
+	}
+	if (rc < 0) {
+		rc = wait_fd(fd, POLLOUT, deadline_ns);
+		if (rc == 0) {
+			close(fd);
+			return DOCA_ERROR_TIME_OUT;
+		}
+		if (rc < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &slen) < 0)
+			soerr = errno;
+		if (soerr != 0)
+			goto failed;
+	}
+	*fd_out = fd;
+	return DOCA_SUCCESS;
+failed:
+	close(fd);
+	OGDA_LOG_DBG("fabric: connect to port %u failed: %s", (unsigned)ep->port, strerror(soerr));
+	return soerr == ETIMEDOUT ? DOCA_ERROR_TIME_OUT : DOCA_ERROR_NOT_CONNECTED;
+}
+
+doca_error_t swnic_sock_send_all(int fd, struct iovec *iov, int iovcnt, uint64_t deadline_ns)
+{
+	while (iovcnt > 0) {
+		struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)iovcnt};
+		ssize_t n;
+
+		if (iov->iov_len == 0) {
+			iov++;
+			iovcnt--;
+			continue;
+		}
+		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+		if (n < 0) {
+			int rc;
+
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				return io_errno_to_doca(errno);
+			rc = wait_fd(fd, POLLOUT, deadline_ns);
+			if (rc == 0)
+				return DOCA_ERROR_TIME_OUT;
+			if (rc < 0)
+				return DOCA_ERROR_CONNECTION_RESET;
+			continue;
+		}
+		while (n > 0 && iovcnt > 0) {
+			size_t take = (size_t)n < iov->iov_len ? (size_t)n : iov->iov_len;
+
+			iov->iov_base = (uint8_t *)iov->iov_base + take;
+			iov->iov_len -= take;
+			n -= (ssize_t)take;
+			if (iov->iov_len == 0) {
+				iov++;
+				iovcnt--;
+			}
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_sock_recv_all(int fd, void *buf, size_t len, uint64_t deadline_ns, size_t *got)
+{
+	size_t done = 0;
+	doca_error_t err = DOCA_SUCCESS;
+
+	while (done < len) {
+		ssize_t n = recv(fd, (uint8_t *)buf + done, len - done, 0);
+
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n == 0) {
+			err = DOCA_ERROR_CONNECTION_RESET;
+			break;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			int rc = wait_fd(fd, POLLIN, deadline_ns);
+
+			if (rc == 0) {
+				err = DOCA_ERROR_TIME_OUT;
+				break;
+			}
+			if (rc < 0) {
+				err = DOCA_ERROR_CONNECTION_RESET;
+				break;
+			}
+			continue;
+		}
+		err = io_errno_to_doca(errno);
+		break;
+	}
+	if (got != NULL)
+		*got = done;
+	return err;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * TCP socket helpers for the fabric: every call is bounded by an absolute deadline on
+ * CLOCK_MONOTONIC (SWNIC_SOCK_NO_DEADLINE waits until the peer or a shutdown() answers).
+ * Sockets are non-blocking; waiting happens in poll(), so a dead or silent peer can never
+ * hold a caller past its deadline. Errors map to what the fabric reports:
+ *   DOCA_ERROR_NOT_CONNECTED     connect refused / unreachable
+ *   DOCA_ERROR_CONNECTION_RESET  the peer closed or reset the connection
+ *   DOCA_ERROR_TIME_OUT          the deadline passed
+ */
+#ifndef OGDA_SWNIC_SOCK_H_
+#define OGDA_SWNIC_SOCK_H_
+
+#include "doca_error.h"
+#include "swnic/swnic_gid.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#define SWNIC_SOCK_NO_DEADLINE UINT64_MAX
+
+/* Nanoseconds on CLOCK_MONOTONIC. */
+uint64_t swnic_sock_now_ns(void);
+/* now + timeout_ns, saturating at SWNIC_SOCK_NO_DEADLINE. */
+uint64_t swnic_deadline_after(uint64_t timeout_ns);
+
+/* Connects to ep; *fd is a non-blocking TCP socket with TCP_NODELAY. */
+doca_error_t swnic_sock_connect(const struct swnic_endpoint *ep, uint64_t deadline_ns, int *fd);
+/* Sends every byte of iov (modified as it goes). Never raises SIGPIPE. */
+doca_error_t swnic_sock_send_all(int fd, struct iovec *iov, int iovcnt, uint64_t deadline_ns);
+/*
+ * Receives exactly len bytes. *got (optional) is how many arrived, so a caller can tell a
+ * peer that closed between frames (got == 0) from one that stopped halfway.
+ */
+doca_error_t swnic_sock_recv_all(int fd, void *buf, size_t len, uint64_t deadline_ns, size_t *got);
+/* Makes fd non-blocking, close-on-exec, TCP_NODELAY (for accepted sockets). */
+doca_error_t swnic_sock_prepare(int fd);
+
+#endif /* OGDA_SWNIC_SOCK_H_ */

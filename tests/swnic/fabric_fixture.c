@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "fabric_fixture.h"
+
+#include "swnic/swnic_gid.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The fixture's responder: one region at x->region, addresses are offsets into it. */
+static doca_error_t ffx_respond(void *ctx, struct swnic *nic, const struct swnic_req *req, struct swnic_resp *resp,
+				void *read_buf)
+{
+	struct ffx *x = ctx;
+	uint64_t size;
+	uint8_t *p;
+
+	(void)nic;
+	atomic_fetch_add(&x->calls, 1);
+	if (atomic_load(&x->mode) == FFX_DIE)
+		raise(SIGKILL);
+	memset(resp, 0, sizeof(*resp));
+	if (req->dst_qpn != 0x200) {
+		resp->status = SWNIC_RESP_NO_QP;
+		return DOCA_SUCCESS;
+	}
+	size = req->op >= SWNIC_REQ_ATOMIC_CS ? req->atomic_size : req->len;
+	if (req->rkey != FFX_RKEY || req->raddr > FFX_REGION_SIZE || size > FFX_REGION_SIZE - req->raddr) {
+		resp->status = SWNIC_RESP_NAK_REMOTE_ACCESS;
+		return DOCA_SUCCESS;
+	}
+	p = x->region + req->raddr;
+	pthread_mutex_lock(&x->lock);
+	switch (req->op) {
+	case SWNIC_REQ_WRITE:
+	case SWNIC_REQ_WRITE_IMM:
+	case SWNIC_REQ_SEND:
+	case SWNIC_REQ_SEND_IMM:
+		if (req->len)
+			memcpy(p, req->payload, req->len);
+		break;
+	case SWNIC_REQ_READ:
+		if (req->len)
+			memcpy(read_buf, p, req->len);
+		resp->read_len = req->len;
+		break;
+	case SWNIC_REQ_ATOMIC_FA: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		resp->atomic_orig = v;
+		v += req->swap_add;
+		memcpy(p, &v, 8);
+		break;
+	}
+	case SWNIC_REQ_ATOMIC_CS: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		resp->atomic_orig = v;
+		if (v == req->compare)
+			memcpy(p, &req->swap_add, 8);
+		break;
+	}
+	default:
+		resp->status = SWNIC_RESP_NAK_INVALID_REQ;
+		break;
+	}
+	pthread_mutex_unlock(&x->lock);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t ffx_create(struct ffx *x, uint32_t index, uint8_t log_max_msg)
+{
+	struct swnic_fabric_opts opts = {.responder = ffx_respond, .responder_ctx = x};
+	doca_error_t err;
+
+	memset(x, 0, sizeof(*x));
+	snprintf(x->nic.name, sizeof(x->nic.name), "ffx%u", index);
+	x->nic.index = index;
+	x->nic.cap_general.log_max_msg = log_max_msg;
+	x->region = malloc(FFX_REGION_SIZE);
+	if (x->region == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	memset(x->region, 0xee, FFX_REGION_SIZE);
+	pthread_mutex_init(&x->lock, NULL);
+	atomic_init(&x->calls, 0);
+	atomic_init(&x->mode, FFX_SERVE);
+	err = swnic_fabric_create_opts(&x->nic, &opts, &x->fabric, x->gid);
+	if (err != DOCA_SUCCESS) {
+		free(x->region);
+		pthread_mutex_destroy(&x->lock);
+		x->region = NULL;
+		x->fabric = NULL;
+		return err;
+	}
+	x->nic.fabric = x->fabric;
+	return DOCA_SUCCESS;
+}
+
+void ffx_destroy(struct ffx *x)
+{
+	swnic_fabric_destroy(x->fabric);
+	x->fabric = NULL;
+	x->nic.fabric = NULL;
+	free(x->region);
+	pthread_mutex_destroy(&x->lock);
+	x->region = NULL;
+}
+
+void ffx_sync(struct ffx *x)
+{
+	pthread_mutex_lock(&x->lock);
+	pthread_mutex_unlock(&x->lock);
+}
+
+struct swnic_req ffx_req(uint8_t op, uint64_t raddr, uint32_t len)
+{
+	struct swnic_req r;
+
+	memset(&r, 0, sizeof(r));
+	r.op = op;
+	r.src_qpn = 0x201;
+	r.dst_qpn = 0x200;
+	r.raddr = raddr;
+	r.rkey = FFX_RKEY;
+	r.len = len;
+	if (op >= SWNIC_REQ_ATOMIC_CS) {
+		r.atomic_size = 8;
+		r.len = 8;
+	}
+	return r;
+}
+
+uint64_t ffx_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t ffx_ms_since(uint64_t start_ns)
+{
+	return (ffx_now_ns() - start_ns) / 1000000ull;
+}
+
+bool ffx_peer_closed(int fd, int timeout_ms)
+{
+	uint8_t sink[4096];
+
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		ssize_t n;
+
+		if (poll(&pfd, 1, timeout_ms) <= 0)
+			return false;
+		n = recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno == ECONNRESET))
+			return true;
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return false;
+		/* data (a response) arrived: the connection was not closed */
+		if (n > 0)
+			return false;
+	}
+}
+
+int ffx_connect_raw(const struct ffx *x)
+{
+	struct swnic_endpoint ep;
+	struct sockaddr_in sa;
+	int fd;
+
+	if (swnic_fabric_get_endpoint(x->fabric, &ep) != DOCA_SUCCESS)
+		return -1;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons(ep.port);
+	sa.sin_addr.s_addr = htonl(ep.ipv4);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int ffx_listen_raw(uint8_t gid[16])
+{
+	struct sockaddr_in sa;
+	socklen_t slen = sizeof(sa);
+	struct swnic_endpoint ep;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(0x7f000001u);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 8) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &slen) < 0) {
+		close(fd);
+		return -1;
+	}
+	ep.ipv4 = 0x7f000001u;
+	ep.port = ntohs(sa.sin_port);
+	ep.nic_index = 9;
+	swnic_gid_encode(&ep, gid);
+	return fd;
+}

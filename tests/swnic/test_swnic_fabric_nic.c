@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The fabric with whole software NICs (fabric_nic_fixture.h): two instances of one process
+ * reach each other directly, and a child process with its own instance serves its memory
+ * over TCP; the bytes that land are checked in the target memory itself.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fabric_nic_fixture.h"
+#include "swnic/swnic.h"
+#include "swnic/swnic_fabric.h"
+
+#define TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+#define DUMP_SIZE 8192u
+
+/* What a serving NIC tells its requesters: the QPN, GID and rkey applications exchange. */
+struct target {
+	uint8_t gid[16];
+	uint32_t qpn;
+	uint32_t rkey;
+	uint64_t base;
+};
+
+static struct swnic_req req_to(const struct target *t, uint8_t op, uint64_t off, uint32_t len)
+{
+	struct swnic_req r;
+
+	memset(&r, 0, sizeof(r));
+	r.op = op;
+	r.src_qpn = 0x200;
+	r.dst_qpn = t->qpn;
+	r.raddr = t->base + off;
+	r.rkey = t->rkey;
+	r.len = len;
+	if (op >= SWNIC_REQ_ATOMIC_CS) {
+		r.atomic_size = 8;
+		r.len = 0;
+	}
+	return r;
+}
+
+static struct swnic_fabric_stats stats_of(struct swnic *nic)
+{
+	struct swnic_fabric_stats s;
+
+	assert_int_equal(swnic_fabric_get_stats(nic->fabric, &s), DOCA_SUCCESS);
+	return s;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * Writes 200 bytes at +100, reads them back, fetch-adds and compare-swaps at +2048, and
+ * tries a bad rkey at +4096 and a QP that does not exist. Returns the number of requests.
+ */
+static unsigned exercise(struct swnic *nic, const struct target *t, uint8_t *data)
+{
+	struct swnic_resp resp;
+	struct swnic_req req;
+	uint8_t back[208];
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < 200; i++)
+		data[i] = (uint8_t)(i * 3 + 11);
+	req = req_to(t, SWNIC_REQ_WRITE, 100, 200);
+	req.payload = data;
+	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+
+	memset(back, 0, sizeof(back));
+	req = req_to(t, SWNIC_REQ_READ, 96, sizeof(back));
+	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, back, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_int_equal(resp.read_len, sizeof(back));
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(back[i], 0xee);
+		assert_int_equal(back[204 + i], 0xee);
+	}
+	assert_memory_equal(back + 4, data, 200);
+
+	req = req_to(t, SWNIC_REQ_ATOMIC_FA, 2048, 0);
+	req.swap_add = 0x11;
+	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_true(resp.atomic_orig == 0xeeeeeeeeeeeeeeeeull);
+
+	req = req_to(t, SWNIC_REQ_ATOMIC_CS, 2048, 0);
+	req.compare = 0xeeeeeeeeeeeeeeffull;
+	req.swap_add = 0x0123456789abcdefull;
+	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_true(resp.atomic_orig == 0xeeeeeeeeeeeeeeffull);
+
+	/* the responder's verdicts travel back; nothing is written on a NAK */
+	req = req_to(t, SWNIC_REQ_WRITE, 4096, 200);
+	req.payload = data;
+	req.rkey ^= 0x100;
+	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
+	req = req_to(t, SWNIC_REQ_READ, 0, 8);
+	req.dst_qpn = t->qpn + 1000;
+	v = 0;
+	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, &v, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NO_QP);
+	assert_true(v == 0);
+	return 6;
+}
+
+/* The first DUMP_SIZE bytes of a region after exercise(). */
+static void check_dump(const uint8_t *region, const uint8_t *data)
+{
+	const uint64_t swapped_value = 0x0123456789abcdefull; /* 8-byte atomics act in host order */
+	uint8_t swapped[8];
+	size_t i;
+
+	memcpy(swapped, &swapped_value, 8);
+	for (i = 0; i < DUMP_SIZE; i++) {
+		uint8_t expect = 0xee;
+
+		if (i >= 100 && i < 300)
+			expect = data[i - 100];
+		else if (i >= 2048 && i < 2056)
+			expect = swapped[i - 2048];
+		if (region[i] != expect)
+			fail_msg("region byte %zu is 0x%02x, expected 0x%02x", i, region[i], expect);
+	}
+}
+
+static void nic_two_instances_deliver_directly(void **state)
+{
+	struct fnx x;
+	struct swnic *requester, *server;
+	struct target t;
+	uint8_t data[200];
+	unsigned n;
+
+	(void)state;
+	assert_int_equal(swnic_count(), 2);
+	fnx_open(&x, 0);
+	assert_int_equal(swnic_open(1, &requester), DOCA_SUCCESS);
+	memcpy(t.gid, x.gid, 16);
+	t.qpn = x.qpn;
+	t.rkey = x.rkey;
+	t.base = (uint64_t)(uintptr_t)x.region;
+	assert_memory_not_equal(requester->gid, x.gid, 16);
+
+	n = exercise(requester, &t, data);
+	check_dump(x.region, data);
+
+	/* every request was a direct call: no connection, no frame on either side */
+	server = swnic_find_by_gid(x.gid);
+	assert_non_null(server);
+	assert_true(stats_of(requester).direct_deliveries == n);
+	assert_true(stats_of(requester).tcp_deliveries == 0);
+	assert_true(stats_of(requester).conns_opened == 0);
+	assert_true(stats_of(server).conns_accepted == 0);
+	assert_true(stats_of(server).frames_served == 0);
+
+	/* a NIC reaches its own QPs the same way (loopback) */
+	{
+		struct swnic_req req = req_to(&t, SWNIC_REQ_READ, 100, 4);
+		struct swnic_resp resp;
+		uint8_t back[4];
+
+		assert_int_equal(swnic_fabric_deliver(server, x.gid, &req, &resp, back, TIMEOUT_NS), DOCA_SUCCESS);
+		assert_int_equal(resp.status, SWNIC_RESP_ACK);
+		assert_memory_equal(back, data, 4);
+		assert_true(stats_of(server).direct_deliveries == 1);
+	}
+	swnic_close(server);
+	swnic_close(requester);
+	fnx_close(&x);
+	free(x.region);
+}
+
+struct child {
+	pid_t pid;
+	int up;      /* child -> parent: target, then the region dump */
+	int ctl;     /* parent -> child: closing it ends the child's service */
+	struct target t;
+};
+
+static bool read_all(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (uint8_t *)buf + done, len - done);
+
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
+static void child_main(int up, int ctl)
+{
+	struct fnx x;
+	struct target t;
+	char byte;
+
+	fnx_open(&x, 0);
+	memcpy(t.gid, x.gid, 16);
+	t.qpn = x.qpn;
+	t.rkey = x.rkey;
+	t.base = (uint64_t)(uintptr_t)x.region;
+	if (write(up, &t, sizeof(t)) != (ssize_t)sizeof(t))
+		_exit(3);
+	while (read(ctl, &byte, 1) > 0)
+		;
+	/* The parent is done: stop the NIC (its threads join), then report what landed here. */
+	fnx_close(&x);
+	if (write(up, x.region, DUMP_SIZE) != (ssize_t)DUMP_SIZE)
+		_exit(4);
+	free(x.region);
+	_exit(0);
+}
+
+static void child_start(struct child *c)
+{
+	int up[2], down[2];
+
+	assert_int_equal(pipe(up), 0);
+	assert_int_equal(pipe(down), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (c->pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		child_main(up[1], down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	c->up = up[0];
+	c->ctl = down[1];
+	assert_true(read_all(c->up, &c->t, sizeof(c->t)));
+}
+
+static void nic_fork_child_serves_region(void **state)
+{
+	static uint8_t dump[DUMP_SIZE];
+	struct swnic *nic;
+	struct child c;
+	uint8_t data[200];
+	unsigned n;
+	int status = 0;
+
+	(void)state;
+	child_start(&c);
+	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
+	/* same NIC index, other process: another endpoint, so another GID */
+	assert_memory_not_equal(nic->gid, c.t.gid, 16);
+	assert_null(swnic_find_by_gid(c.t.gid));
+
+	n = exercise(nic, &c.t, data);
+	assert_true(stats_of(nic).tcp_deliveries == n);
+	assert_true(stats_of(nic).direct_deliveries == 0);
+	assert_true(stats_of(nic).tcp_failures == 0);
+
+	close(c.ctl);
+	assert_true(read_all(c.up, dump, sizeof(dump)));
+	check_dump(dump, data);
+	close(c.up);
+	assert_int_equal(waitpid(c.pid, &status, 0), c.pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	swnic_close(nic);
+}
+
+static void nic_fork_peer_killed(void **state)
+{
+	struct swnic *nic;
+	struct child c;
+	struct swnic_resp resp;
+	struct swnic_req req;
+	uint8_t data[64];
+	uint64_t t0;
+	doca_error_t err;
+	int status = 0;
+
+	(void)state;
+	child_start(&c);
+	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
+	memset(data, 0x5a, sizeof(data));
+	req = req_to(&c.t, SWNIC_REQ_WRITE, 0, sizeof(data));
+	req.payload = data;
+	assert_int_equal(swnic_fabric_deliver(nic, c.t.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+
+	assert_int_equal(kill(c.pid, SIGKILL), 0);
+	assert_int_equal(waitpid(c.pid, &status, 0), c.pid);
+	assert_true(WIFSIGNALED(status));
+	t0 = now_ms();
+	err = swnic_fabric_deliver(nic, c.t.gid, &req, &resp, NULL, TIMEOUT_NS);
+	assert_true(err == DOCA_ERROR_NOT_CONNECTED || err == DOCA_ERROR_CONNECTION_RESET);
+	assert_true(now_ms() - t0 < 5000);
+	close(c.ctl);
+	close(c.up);
+	swnic_close(nic);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(nic_two_instances_deliver_directly),
+		cmocka_unit_test(nic_fork_child_serves_region),
+		cmocka_unit_test(nic_fork_peer_killed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
