@@ -41,6 +41,7 @@
  */
 #include "swnic/swnic_exec_resp_int.h"
 
+#include "core/bytes.h"
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_qpc.h"
@@ -74,29 +75,8 @@ enum take_result {
 	TAKE_BROKEN,
 };
 
-static uint32_t be32_at(const uint8_t *p)
-{
-	uint32_t v;
 
-	memcpy(&v, p, sizeof(v));
-	return opengda_mlx5_be32toh(v);
-}
 
-static uint64_t be64_at(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return opengda_mlx5_be64toh(v);
-}
-
-static uint16_t be16_at(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return opengda_mlx5_be16toh(v);
-}
 
 /* Takes the next receive WQE of rq (caller holds its lock) and copies its scatter list. */
 static enum take_result rq_take(struct swnic_rq *rq, bool linked_list, struct recv_wqe *w)
@@ -123,17 +103,17 @@ static enum take_result rq_take(struct swnic_rq *rq, bool linked_list, struct re
 	for (off = linked_list ? RECV_SEG_SIZE : 0; off + RECV_SEG_SIZE <= stride; off += RECV_SEG_SIZE) {
 		struct recv_sge *s = &w->sge[w->nsge];
 
-		s->lkey = be32_at(e + off + 4);
+		s->lkey = ogda_load_be32(e + off + 4);
 		if (s->lkey == OPENGDA_MLX5_INVALID_LKEY)
 			break;
-		s->len = be32_at(e + off);
-		s->addr = be64_at(e + off + 8);
+		s->len = ogda_load_be32(e + off);
+		s->addr = ogda_load_be64(e + off + 8);
 		w->capacity += s->len;
 		w->nsge++;
 	}
 	if (linked_list) {
 		w->counter = (uint16_t)idx;
-		rq->head = be16_at(e + 2);
+		rq->head = ogda_load_be16(e + 2);
 	} else {
 		w->counter = (uint16_t)rq->ci;
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "swnic/swnic_fabric_frame.h"
 
+#include "core/bytes.h"
 #include "core/log.h"
 
 #include <endian.h>
@@ -45,47 +46,11 @@ enum {
 	OFF_ATOMIC_ORIG = 32,
 };
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	v = htobe16(v);
-	memcpy(p, &v, sizeof(v));
-}
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	v = htobe32(v);
-	memcpy(p, &v, sizeof(v));
-}
 
-static void put64(uint8_t *p, uint64_t v)
-{
-	v = htobe64(v);
-	memcpy(p, &v, sizeof(v));
-}
 
-static uint16_t get16(const uint8_t *p)
-{
-	uint16_t v;
 
-	memcpy(&v, p, sizeof(v));
-	return be16toh(v);
-}
 
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return be32toh(v);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return be64toh(v);
-}
 
 __attribute__((format(printf, 4, 5))) static doca_error_t fail(doca_error_t err, char *why, size_t cap,
 							       const char *fmt, ...)
@@ -157,14 +122,14 @@ doca_error_t swnic_req_check(const struct swnic_req *req, uint64_t max_msg, char
 
 static void put_prefix(uint8_t *hdr, uint8_t type, uint16_t hdr_len, uint32_t payload_len, uint64_t request_id)
 {
-	put32(hdr + OFF_MAGIC, SWNIC_FRAME_MAGIC);
+	ogda_store_be32(hdr + OFF_MAGIC, SWNIC_FRAME_MAGIC);
 	hdr[OFF_VERSION] = SWNIC_FRAME_VERSION;
 	hdr[OFF_TYPE] = type;
-	put16(hdr + OFF_FLAGS, 0);
-	put16(hdr + OFF_HDR_LEN, hdr_len);
-	put16(hdr + OFF_RSVD0, 0);
-	put32(hdr + OFF_PAYLOAD_LEN, payload_len);
-	put64(hdr + OFF_REQ_ID, request_id);
+	ogda_store_be16(hdr + OFF_FLAGS, 0);
+	ogda_store_be16(hdr + OFF_HDR_LEN, hdr_len);
+	ogda_store_be16(hdr + OFF_RSVD0, 0);
+	ogda_store_be32(hdr + OFF_PAYLOAD_LEN, payload_len);
+	ogda_store_be64(hdr + OFF_REQ_ID, request_id);
 }
 
 doca_error_t swnic_frame_encode_req(uint64_t request_id, const struct swnic_req *req, uint64_t max_msg,
@@ -186,19 +151,19 @@ doca_error_t swnic_frame_encode_req(uint64_t request_id, const struct swnic_req 
 	put_prefix(hdr, SWNIC_FRAME_REQ, SWNIC_FRAME_REQ_HDR_LEN, swnic_req_payload_len(req), request_id);
 	hdr[OFF_OP] = req->op;
 	hdr[OFF_ATOMIC_SIZE] = req->atomic_size;
-	put32(hdr + OFF_SRC_QPN, req->src_qpn);
-	put32(hdr + OFF_DST_QPN, req->dst_qpn);
-	put32(hdr + OFF_PSN, req->psn);
+	ogda_store_be32(hdr + OFF_SRC_QPN, req->src_qpn);
+	ogda_store_be32(hdr + OFF_DST_QPN, req->dst_qpn);
+	ogda_store_be32(hdr + OFF_PSN, req->psn);
 	memcpy(hdr + OFF_SRC_GID, req->src_gid, 16);
-	put64(hdr + OFF_RADDR, req->raddr);
-	put32(hdr + OFF_RKEY, req->rkey);
-	put32(hdr + OFF_LEN, req->len);
+	ogda_store_be64(hdr + OFF_RADDR, req->raddr);
+	ogda_store_be32(hdr + OFF_RKEY, req->rkey);
+	ogda_store_be32(hdr + OFF_LEN, req->len);
 	/* The immediate is already in network order in memory: carry its bytes untouched. */
 	memcpy(hdr + OFF_IMM, &req->imm, 4);
-	put64(hdr + OFF_SWAP_ADD, req->swap_add);
-	put64(hdr + OFF_COMPARE, req->compare);
-	put64(hdr + OFF_SWAP_MASK, req->swap_mask);
-	put64(hdr + OFF_COMPARE_MASK, req->compare_mask);
+	ogda_store_be64(hdr + OFF_SWAP_ADD, req->swap_add);
+	ogda_store_be64(hdr + OFF_COMPARE, req->compare);
+	ogda_store_be64(hdr + OFF_SWAP_MASK, req->swap_mask);
+	ogda_store_be64(hdr + OFF_COMPARE_MASK, req->compare_mask);
 	return DOCA_SUCCESS;
 }
 
@@ -214,8 +179,8 @@ doca_error_t swnic_frame_encode_resp(uint64_t request_id, const struct swnic_res
 	memset(hdr, 0, SWNIC_FRAME_RESP_HDR_LEN);
 	put_prefix(hdr, SWNIC_FRAME_RESP, SWNIC_FRAME_RESP_HDR_LEN, resp->read_len, request_id);
 	hdr[OFF_STATUS] = resp->status;
-	put32(hdr + OFF_READ_LEN, resp->read_len);
-	put64(hdr + OFF_ATOMIC_ORIG, resp->atomic_orig);
+	ogda_store_be32(hdr + OFF_READ_LEN, resp->read_len);
+	ogda_store_be64(hdr + OFF_ATOMIC_ORIG, resp->atomic_orig);
 	return DOCA_SUCCESS;
 }
 
@@ -241,7 +206,7 @@ doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t 
 	if (len < SWNIC_FRAME_PREFIX_LEN)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "truncated header: %zu of %u bytes", len,
 			    SWNIC_FRAME_PREFIX_LEN);
-	magic = get32(buf + OFF_MAGIC);
+	magic = ogda_load_be32(buf + OFF_MAGIC);
 	if (magic != SWNIC_FRAME_MAGIC)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "bad magic 0x%08x (not a software NIC peer)", magic);
 	if (buf[OFF_VERSION] != SWNIC_FRAME_VERSION)
@@ -258,20 +223,20 @@ doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t 
 	default:
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "unknown frame type %u", buf[OFF_TYPE]);
 	}
-	if (get16(buf + OFF_FLAGS) != 0 || get16(buf + OFF_RSVD0) != 0)
+	if (ogda_load_be16(buf + OFF_FLAGS) != 0 || ogda_load_be16(buf + OFF_RSVD0) != 0)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "undefined flags 0x%04x / reserved 0x%04x",
-			    get16(buf + OFF_FLAGS), get16(buf + OFF_RSVD0));
-	if (get16(buf + OFF_HDR_LEN) != expect_len)
+			    ogda_load_be16(buf + OFF_FLAGS), ogda_load_be16(buf + OFF_RSVD0));
+	if (ogda_load_be16(buf + OFF_HDR_LEN) != expect_len)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "header length %u, expected %u for type %u",
-			    get16(buf + OFF_HDR_LEN), expect_len, buf[OFF_TYPE]);
-	if (get32(buf + OFF_PAYLOAD_LEN) > max_msg)
+			    ogda_load_be16(buf + OFF_HDR_LEN), expect_len, buf[OFF_TYPE]);
+	if (ogda_load_be32(buf + OFF_PAYLOAD_LEN) > max_msg)
 		return fail(DOCA_ERROR_TOO_BIG, why, why_cap, "payload length %u over the limit %llu",
-			    get32(buf + OFF_PAYLOAD_LEN), (unsigned long long)max_msg);
+			    ogda_load_be32(buf + OFF_PAYLOAD_LEN), (unsigned long long)max_msg);
 	prefix->version = buf[OFF_VERSION];
 	prefix->type = buf[OFF_TYPE];
 	prefix->header_len = expect_len;
-	prefix->payload_len = get32(buf + OFF_PAYLOAD_LEN);
-	prefix->request_id = get64(buf + OFF_REQ_ID);
+	prefix->payload_len = ogda_load_be32(buf + OFF_PAYLOAD_LEN);
+	prefix->request_id = ogda_load_be64(buf + OFF_REQ_ID);
 	return DOCA_SUCCESS;
 }
 
@@ -293,23 +258,23 @@ doca_error_t swnic_frame_decode_req(const uint8_t *buf, size_t len, uint64_t max
 	if (len < SWNIC_FRAME_REQ_HDR_LEN)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "truncated request header: %zu of %u bytes", len,
 			    SWNIC_FRAME_REQ_HDR_LEN);
-	if (get16(buf + OFF_REQ_RSVD1) != 0 || get32(buf + OFF_REQ_RSVD2) != 0)
+	if (ogda_load_be16(buf + OFF_REQ_RSVD1) != 0 || ogda_load_be32(buf + OFF_REQ_RSVD2) != 0)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "reserved request fields not zero");
 	memset(&r, 0, sizeof(r));
 	r.op = buf[OFF_OP];
 	r.atomic_size = buf[OFF_ATOMIC_SIZE];
-	r.src_qpn = get32(buf + OFF_SRC_QPN);
-	r.dst_qpn = get32(buf + OFF_DST_QPN);
-	r.psn = get32(buf + OFF_PSN);
+	r.src_qpn = ogda_load_be32(buf + OFF_SRC_QPN);
+	r.dst_qpn = ogda_load_be32(buf + OFF_DST_QPN);
+	r.psn = ogda_load_be32(buf + OFF_PSN);
 	memcpy(r.src_gid, buf + OFF_SRC_GID, 16);
-	r.raddr = get64(buf + OFF_RADDR);
-	r.rkey = get32(buf + OFF_RKEY);
-	r.len = get32(buf + OFF_LEN);
+	r.raddr = ogda_load_be64(buf + OFF_RADDR);
+	r.rkey = ogda_load_be32(buf + OFF_RKEY);
+	r.len = ogda_load_be32(buf + OFF_LEN);
 	memcpy(&r.imm, buf + OFF_IMM, 4);
-	r.swap_add = get64(buf + OFF_SWAP_ADD);
-	r.compare = get64(buf + OFF_COMPARE);
-	r.swap_mask = get64(buf + OFF_SWAP_MASK);
-	r.compare_mask = get64(buf + OFF_COMPARE_MASK);
+	r.swap_add = ogda_load_be64(buf + OFF_SWAP_ADD);
+	r.compare = ogda_load_be64(buf + OFF_COMPARE);
+	r.swap_mask = ogda_load_be64(buf + OFF_SWAP_MASK);
+	r.compare_mask = ogda_load_be64(buf + OFF_COMPARE_MASK);
 	err = check_req_fields(&r, max_msg, false, why, why_cap);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -344,7 +309,7 @@ doca_error_t swnic_frame_decode_resp(const uint8_t *buf, size_t len, uint64_t ma
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "unknown response status %u", buf[OFF_STATUS]);
 	if (!all_zero(buf + OFF_RESP_RSVD, 3))
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "reserved response fields not zero");
-	read_len = get32(buf + OFF_READ_LEN);
+	read_len = ogda_load_be32(buf + OFF_READ_LEN);
 	if (read_len != p.payload_len)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "read length %u but payload length %u", read_len,
 			    p.payload_len);
@@ -352,7 +317,7 @@ doca_error_t swnic_frame_decode_resp(const uint8_t *buf, size_t len, uint64_t ma
 	memset(resp, 0, sizeof(*resp));
 	resp->status = buf[OFF_STATUS];
 	resp->read_len = read_len;
-	resp->atomic_orig = get64(buf + OFF_ATOMIC_ORIG);
+	resp->atomic_orig = ogda_load_be64(buf + OFF_ATOMIC_ORIG);
 	return DOCA_SUCCESS;
 }
 
