@@ -12,6 +12,7 @@
 #include "prm/prm_cmd.h"
 #include "prm/prm_pd_uar.h"
 #include "swnic/swnic_ctl.h"
+#include "umem_arena.h"
 
 const uint8_t cfx_peer_gid[16] = {0xfd, 0x4f, 0x47, 0x44, 0x41, 0x01, 0x00, 0x00,
 				  0x00, 0x01, 0x12, 0x34, 127, 0, 0, 1};
@@ -22,11 +23,7 @@ void cfx_open(struct cfx *f)
 	assert_int_equal(swnic_open(0, &f->nic), DOCA_SUCCESS);
 	assert_int_equal(swnic_pd_alloc(f->nic, &f->pdn), DOCA_SUCCESS);
 	assert_int_equal(swnic_uar_alloc(f->nic, OGDA_DEVX_UAR_BF, &f->uar, &f->uar_page), DOCA_SUCCESS);
-	f->arena = aligned_alloc(4096, CFX_ARENA_SIZE);
-	assert_non_null(f->arena);
-	memset(f->arena, 0, CFX_ARENA_SIZE);
-	assert_int_equal(swnic_umem_register(f->nic, f->arena, CFX_ARENA_SIZE, OGDA_ACCESS_LOCAL_WRITE, &f->umem),
-			 DOCA_SUCCESS);
+	f->arena = umem_arena_register(f->nic, CFX_ARENA_SIZE, &f->umem);
 }
 
 void cfx_close(struct cfx *f)
@@ -36,14 +33,43 @@ void cfx_close(struct cfx *f)
 	memset(f, 0, sizeof(*f));
 }
 
+int cfx_setup(void **state)
+{
+	static struct cfx f;
+
+	cfx_open(&f);
+	*state = &f;
+	return 0;
+}
+
+int cfx_teardown(void **state)
+{
+	swnic_mem_set_kind_probe(NULL);
+	cfx_close(*state);
+	return 0;
+}
+
+/* What cfx_fake_gpu_range reports as GPU memory: [gpu_lo, gpu_hi). */
+static const uint8_t *gpu_lo, *gpu_hi;
+
+static enum ogda_mem_kind fake_gpu_probe(const void *addr, size_t len)
+{
+	const uint8_t *p = addr;
+
+	(void)len;
+	return (p >= gpu_lo && p < gpu_hi) ? OGDA_MEM_GPU : OGDA_MEM_HOST;
+}
+
+void cfx_fake_gpu_range(const uint8_t *mem, size_t len)
+{
+	gpu_lo = mem;
+	gpu_hi = mem + len;
+	swnic_mem_set_kind_probe(fake_gpu_probe);
+}
+
 uint64_t cfx_alloc(struct cfx *f, size_t size, size_t align)
 {
-	size_t off = (f->used + align - 1) & ~(align - 1);
-
-	assert_true(off + size <= CFX_ARENA_SIZE);
-	f->used = off + size;
-	memset(f->arena + off, 0, size);
-	return off;
+	return umem_arena_alloc(f->arena, CFX_ARENA_SIZE, &f->used, size, align);
 }
 
 uint8_t cfx_exec(struct cfx *f, const void *in, size_t inlen, void *out, size_t outlen, uint32_t *syndrome)

@@ -31,6 +31,17 @@ struct cfx {
 void cfx_open(struct cfx *f);
 void cfx_close(struct cfx *f);
 
+/*
+ * cmocka setup and teardown for tests that each get a fresh fixture: *state is one static
+ * struct cfx, opened before the test and closed after it. The teardown also takes back
+ * any kind probe cfx_fake_gpu_range installed.
+ */
+int cfx_setup(void **state);
+int cfx_teardown(void **state);
+
+/* Makes the memory kind probe report [mem, mem + len) as GPU memory, the rest as host. */
+void cfx_fake_gpu_range(const uint8_t *mem, size_t len);
+
 /* Carves zeroed bytes out of the arena; returns their offset in the umem. */
 uint64_t cfx_alloc(struct cfx *f, size_t size, size_t align);
 

@@ -15,6 +15,7 @@
 #include "prm/prm_qp.h"
 #include "prm/prm_rmp.h"
 #include "swnic/swnic_ctl.h"
+#include "umem_arena.h"
 
 #define FIX_SQ_LOG_WQEBBS 2u
 
@@ -45,12 +46,7 @@ static void put_be64(uint8_t *p, uint64_t v)
 /* Carves size bytes (aligned) out of the umem arena; returns the offset. */
 static uint64_t fix_alloc(struct fix *f, size_t size, size_t align)
 {
-	size_t off = (f->used + align - 1) & ~(align - 1);
-
-	assert_true(off + size <= FIX_ARENA_SIZE);
-	f->used = off + size;
-	memset(f->arena + off, 0, size);
-	return off;
+	return umem_arena_alloc(f->arena, FIX_ARENA_SIZE, &f->used, size, align);
 }
 
 static void cmd(struct fix *f, const void *in, size_t inlen, void *out, size_t outlen)
@@ -73,11 +69,7 @@ void fix_open(struct fix *f)
 	assert_int_equal(swnic_pd_alloc(f->nic, &f->pdn[0]), DOCA_SUCCESS);
 	assert_int_equal(swnic_pd_alloc(f->nic, &f->pdn[1]), DOCA_SUCCESS);
 	assert_int_equal(swnic_uar_alloc(f->nic, OGDA_DEVX_UAR_BF, &f->uar, &f->uar_page), DOCA_SUCCESS);
-	f->arena = aligned_alloc(4096, FIX_ARENA_SIZE);
-	assert_non_null(f->arena);
-	memset(f->arena, 0, FIX_ARENA_SIZE);
-	assert_int_equal(swnic_umem_register(f->nic, f->arena, FIX_ARENA_SIZE, OGDA_ACCESS_LOCAL_WRITE, &f->umem),
-			 DOCA_SUCCESS);
+	f->arena = umem_arena_register(f->nic, FIX_ARENA_SIZE, &f->umem);
 }
 
 void fix_close(struct fix *f)
@@ -86,6 +78,18 @@ void fix_close(struct fix *f)
 	swnic_close(f->nic);
 	free(f->arena);
 	memset(f, 0, sizeof(*f));
+}
+
+void fix_open_with_cq(struct fix *f, uint32_t log_cq_size, struct fix_cq *cq)
+{
+	fix_open(f);
+	fix_cq_create(f, log_cq_size, cq);
+}
+
+int fix_teardown(void **state)
+{
+	fix_close(*state);
+	return 0;
 }
 
 uint32_t fix_mr(struct fix *f, int pdn_idx, void *buf, size_t len, uint32_t access)

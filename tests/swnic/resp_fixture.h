@@ -81,6 +81,10 @@ struct fix_sge {
 /* Opens software NIC 0 and makes two PDs, a UAR and the umem arena; asserts on failure. */
 void fix_open(struct fix *f);
 void fix_close(struct fix *f);
+/* fix_open, then fix_cq_create of a CQ of 2^log_cq_size entries: how the responder tests start. */
+void fix_open_with_cq(struct fix *f, uint32_t log_cq_size, struct fix_cq *cq);
+/* cmocka teardown for a test state whose first member is its struct fix: fix_close of it. */
+int fix_teardown(void **state);
 
 /* A host buffer registered in PD pdn_idx (0 or 1) with access; returns the key (lkey == rkey). */
 uint32_t fix_mr(struct fix *f, int pdn_idx, void *buf, size_t len, uint32_t access);

@@ -14,6 +14,7 @@
 #include "prm/prm_cq.h"
 #include "prm/prm_qp.h"
 #include "swnic/swnic_ctl.h"
+#include "umem_arena.h"
 
 uint64_t fx_ms(void)
 {
@@ -33,12 +34,7 @@ void fx_sleep_ms(uint32_t ms)
 /* Carves size bytes (aligned) out of the umem arena, zeroed; returns the offset. */
 static uint64_t fx_alloc(struct fx *f, size_t size, size_t align)
 {
-	size_t off = (f->used + align - 1) & ~(align - 1);
-
-	assert_true(off + size <= FX_ARENA_SIZE);
-	f->used = off + size;
-	memset(f->arena + off, 0, size);
-	return off;
+	return umem_arena_alloc(f->arena, FX_ARENA_SIZE, &f->used, size, align);
 }
 
 static void cmd(struct fx *f, const void *in, size_t inlen, void *out, size_t outlen)
@@ -62,11 +58,7 @@ void fx_open(struct fx *f)
 	assert_int_equal(swnic_open(0, &f->nic), DOCA_SUCCESS);
 	assert_int_equal(swnic_pd_alloc(f->nic, &f->pdn), DOCA_SUCCESS);
 	assert_int_equal(swnic_uar_alloc(f->nic, OGDA_DEVX_UAR_BF, &f->uar, &f->uar_page), DOCA_SUCCESS);
-	f->arena = aligned_alloc(4096, FX_ARENA_SIZE);
-	assert_non_null(f->arena);
-	memset(f->arena, 0, FX_ARENA_SIZE);
-	assert_int_equal(swnic_umem_register(f->nic, f->arena, FX_ARENA_SIZE, OGDA_ACCESS_LOCAL_WRITE, &f->umem),
-			 DOCA_SUCCESS);
+	f->arena = umem_arena_register(f->nic, FX_ARENA_SIZE, &f->umem);
 }
 
 void fx_close(struct fx *f)

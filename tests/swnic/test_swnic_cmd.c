@@ -18,21 +18,6 @@
 #include "prm/prm_pd_uar.h"
 #include "swnic/swnic_ctl.h"
 
-static int setup(void **state)
-{
-	static struct cfx f;
-
-	cfx_open(&f);
-	*state = &f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	cfx_close(*state);
-	return 0;
-}
-
 static uint32_t be32_at(const uint8_t *p)
 {
 	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
@@ -375,18 +360,18 @@ static void test_alloc_dealloc_uar(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_unknown_opcode_is_bad_op, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unmodelled_opcodes_are_bad_op, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_short_input_is_bad_input_len, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_short_output_is_bad_output_len, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_null_arguments, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_caps_general, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_caps_roce_atomic_general2, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_caps_bad_type_and_other_function, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_query_roce_address, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_query_hca_vport_gid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_alloc_dealloc_pd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_alloc_dealloc_uar, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_opcode_is_bad_op, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_unmodelled_opcodes_are_bad_op, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_short_input_is_bad_input_len, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_short_output_is_bad_output_len, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_null_arguments, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_caps_general, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_caps_roce_atomic_general2, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_caps_bad_type_and_other_function, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_query_roce_address, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_query_hca_vport_gid, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_dealloc_pd, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_dealloc_uar, cfx_setup, cfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,33 +18,6 @@
 #include "swnic/swnic_ctl.h"
 #include "test_util.h"
 
-/* Memory the kind probe reports as GPU memory. */
-static uint8_t *gpu_lo, *gpu_hi;
-
-static enum ogda_mem_kind fake_gpu_probe(const void *addr, size_t len)
-{
-	const uint8_t *p = addr;
-
-	(void)len;
-	return (p >= gpu_lo && p < gpu_hi) ? OGDA_MEM_GPU : OGDA_MEM_HOST;
-}
-
-static int setup(void **state)
-{
-	static struct cfx f;
-
-	cfx_open(&f);
-	*state = &f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	swnic_mem_set_kind_probe(NULL);
-	cfx_close(*state);
-	return 0;
-}
-
 static void test_create_builds_the_cq(void **state)
 {
 	struct cfx *f = *state;
@@ -216,9 +189,7 @@ static void test_queue_memory_must_be_host(void **state)
 	char log[1024];
 	uint32_t gpu_umem = 0, synd = 0;
 
-	gpu_lo = gpu_mem;
-	gpu_hi = gpu_mem + sizeof(gpu_mem);
-	swnic_mem_set_kind_probe(fake_gpu_probe);
+	cfx_fake_gpu_range(gpu_mem, sizeof(gpu_mem));
 	assert_int_equal(swnic_umem_register(f->nic, gpu_mem, sizeof(gpu_mem), OGDA_ACCESS_LOCAL_WRITE, &gpu_umem),
 			 DOCA_SUCCESS);
 
@@ -381,12 +352,12 @@ static void test_modify(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_create_builds_the_cq, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_create_failures, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_queue_memory_must_be_host, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_destroy_rules, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_query, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_modify, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_create_builds_the_cq, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_create_failures, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_memory_must_be_host, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_rules, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_query, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_modify, cfx_setup, cfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

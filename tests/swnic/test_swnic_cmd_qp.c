@@ -19,32 +19,6 @@
 #include "swnic/swnic_ctl.h"
 #include "test_util.h"
 
-static uint8_t *gpu_lo, *gpu_hi;
-
-static enum ogda_mem_kind fake_gpu_probe(const void *addr, size_t len)
-{
-	const uint8_t *p = addr;
-
-	(void)len;
-	return (p >= gpu_lo && p < gpu_hi) ? OGDA_MEM_GPU : OGDA_MEM_HOST;
-}
-
-static int setup(void **state)
-{
-	static struct cfx f;
-
-	cfx_open(&f);
-	*state = &f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	swnic_mem_set_kind_probe(NULL);
-	cfx_close(*state);
-	return 0;
-}
-
 static void test_create_places_queues(void **state)
 {
 	struct cfx *f = *state;
@@ -294,9 +268,7 @@ static void test_queue_memory_must_be_host(void **state)
 	uint32_t gpu_umem = 0, synd = 0;
 	char log[1024];
 
-	gpu_lo = gpu_mem;
-	gpu_hi = gpu_mem + sizeof(gpu_mem);
-	swnic_mem_set_kind_probe(fake_gpu_probe);
+	cfx_fake_gpu_range(gpu_mem, sizeof(gpu_mem));
 	assert_int_equal(swnic_umem_register(f->nic, gpu_mem, sizeof(gpu_mem), OGDA_ACCESS_LOCAL_WRITE, &gpu_umem),
 			 DOCA_SUCCESS);
 	cfx_qp_params(f, &p, cfx_cq(f, 2), cfx_cq(f, 2));
@@ -394,14 +366,14 @@ static void test_query_reports_creation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_create_places_queues, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_create_srq_and_zero_rq, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_largest_queues, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_create_failures, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failure_mailbox, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_queue_memory_must_be_host, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_references_held_until_destroy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_query_reports_creation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_create_places_queues, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_create_srq_and_zero_rq, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_largest_queues, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_create_failures, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_failure_mailbox, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_memory_must_be_host, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_references_held_until_destroy, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_query_reports_creation, cfx_setup, cfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,21 +17,6 @@
 #include "prm/prm_qp.h"
 #include "swnic/swnic_ctl.h"
 
-static int setup(void **state)
-{
-	static struct cfx f;
-
-	cfx_open(&f);
-	*state = &f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	cfx_close(*state);
-	return 0;
-}
-
 static const uint16_t transition_ops[] = {
 	PRM_CMD_RST2INIT_QP, PRM_CMD_INIT2INIT_QP, PRM_CMD_INIT2RTR_QP, PRM_CMD_RTR2RTS_QP,
 	PRM_CMD_RTS2RTS_QP,  PRM_CMD_SQERR2RTS_QP, PRM_CMD_2ERR_QP,     PRM_CMD_2RST_QP,
@@ -424,15 +409,15 @@ static void test_2rst_forgets_connection(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_every_transition_from_every_state, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_qp, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rst2init_required, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_init2rtr_required, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_connect_records_attributes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_log_msg_max_zero_means_device_max, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_init2init_follows_mask, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rts2rts_and_sqerr2rts_follow_mask, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_2rst_forgets_connection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_transition_from_every_state, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_qp, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_rst2init_required, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_init2rtr_required, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_connect_records_attributes, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_log_msg_max_zero_means_device_max, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_init2init_follows_mask, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_rts2rts_and_sqerr2rts_follow_mask, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_2rst_forgets_connection, cfx_setup, cfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,32 +13,6 @@
 #include "prm/prm_rmp.h"
 #include "swnic/swnic_ctl.h"
 
-static uint8_t *gpu_lo, *gpu_hi;
-
-static enum ogda_mem_kind fake_gpu_probe(const void *addr, size_t len)
-{
-	const uint8_t *p = addr;
-
-	(void)len;
-	return (p >= gpu_lo && p < gpu_hi) ? OGDA_MEM_GPU : OGDA_MEM_HOST;
-}
-
-static int setup(void **state)
-{
-	static struct cfx f;
-
-	cfx_open(&f);
-	*state = &f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	swnic_mem_set_kind_probe(NULL);
-	cfx_close(*state);
-	return 0;
-}
-
 static struct swnic_srq *srq_of(struct cfx *f, uint32_t rmpn)
 {
 	struct swnic_srq *srq;
@@ -157,9 +131,7 @@ static void test_queue_memory_must_be_host(void **state)
 	static uint8_t gpu_mem[4096] __attribute__((aligned(4096)));
 	uint32_t gpu_umem = 0, synd = 0;
 
-	gpu_lo = gpu_mem;
-	gpu_hi = gpu_mem + sizeof(gpu_mem);
-	swnic_mem_set_kind_probe(fake_gpu_probe);
+	cfx_fake_gpu_range(gpu_mem, sizeof(gpu_mem));
 	assert_int_equal(swnic_umem_register(f->nic, gpu_mem, sizeof(gpu_mem), 0, &gpu_umem), DOCA_SUCCESS);
 	cfx_rmp_params(f, &p);
 	p.rmpc.wq.wq_umem_id = gpu_umem;
@@ -282,11 +254,11 @@ static void test_destroy(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_create_builds_the_srq, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_create_failures, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_queue_memory_must_be_host, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_query_and_modify, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_destroy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_create_builds_the_srq, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_create_failures, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_memory_must_be_host, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_query_and_modify, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_destroy, cfx_setup, cfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,71 +10,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dlfcn.h>
 #include <string.h>
 
 #include "swnic_fixture.h"
 
 #ifdef OGDA_HAVE_CUDA_H
-#include <cuda.h>
+#include "gpu_util.h"
 
 #define CE2 OPENGDA_MLX5_WQE_CTRL_CQ_UPDATE
 #define RW (OGDA_ACCESS_LOCAL_WRITE | OGDA_ACCESS_REMOTE_WRITE | OGDA_ACCESS_REMOTE_READ | OGDA_ACCESS_REMOTE_ATOMIC)
 #define DEV_BYTES 1024u
 #define GUARD 0xeeu
 
-static struct {
-	CUresult (*init)(unsigned int);
-	CUresult (*device_get)(CUdevice *, int);
-	CUresult (*primary_retain)(CUcontext *, CUdevice);
-	CUresult (*ctx_set)(CUcontext);
-	CUresult (*mem_alloc)(CUdeviceptr *, size_t);
-	CUresult (*mem_free)(CUdeviceptr);
-	CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t);
-	CUresult (*dtoh)(void *, CUdeviceptr, size_t);
-	CUresult (*htod)(CUdeviceptr, const void *, size_t);
-	CUcontext ctx;
-	CUdeviceptr dev;
-	uint8_t *base;
-} cu;
-
 static int gpu_setup(void **state)
 {
-	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-	CUdevice d;
-
 	(void)state;
-	if (h == NULL) {
-		print_message("no CUDA driver: %s\n", dlerror());
-		return -1;
-	}
-	*(void **)&cu.init = dlsym(h, "cuInit");
-	*(void **)&cu.device_get = dlsym(h, "cuDeviceGet");
-	*(void **)&cu.primary_retain = dlsym(h, "cuDevicePrimaryCtxRetain");
-	*(void **)&cu.ctx_set = dlsym(h, "cuCtxSetCurrent");
-	*(void **)&cu.mem_alloc = dlsym(h, "cuMemAlloc_v2");
-	*(void **)&cu.mem_free = dlsym(h, "cuMemFree_v2");
-	*(void **)&cu.memset_d8 = dlsym(h, "cuMemsetD8_v2");
-	*(void **)&cu.dtoh = dlsym(h, "cuMemcpyDtoH_v2");
-	*(void **)&cu.htod = dlsym(h, "cuMemcpyHtoD_v2");
-	if (cu.init == NULL || cu.device_get == NULL || cu.primary_retain == NULL || cu.ctx_set == NULL ||
-	    cu.mem_alloc == NULL || cu.mem_free == NULL || cu.memset_d8 == NULL || cu.dtoh == NULL || cu.htod == NULL ||
-	    cu.init(0) != CUDA_SUCCESS || cu.device_get(&d, 0) != CUDA_SUCCESS ||
-	    cu.primary_retain(&cu.ctx, d) != CUDA_SUCCESS || cu.ctx_set(cu.ctx) != CUDA_SUCCESS ||
-	    cu.mem_alloc(&cu.dev, DEV_BYTES) != CUDA_SUCCESS) {
-		print_message("CUDA device 0 not usable\n");
-		return -1;
-	}
-	cu.base = (uint8_t *)(uintptr_t)cu.dev;
-	return 0;
-}
-
-static int gpu_teardown(void **state)
-{
-	(void)state;
-	if (cu.mem_free != NULL && cu.dev != 0)
-		cu.mem_free(cu.dev);
-	return 0;
+	return gpu_open(DEV_BYTES);
 }
 
 static uint64_t va(const void *p)

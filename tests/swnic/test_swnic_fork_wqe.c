@@ -70,7 +70,9 @@ static void side_connect(struct side *s, const struct peer *p)
 	c.mtu = PRM_QP_MTU_4096;
 	c.log_msg_max = 30;
 	c.retry_count = 2;
-	c.ack_timeout = 10; /* ~4 ms per attempt, clamped by OPENGDA_SWNIC_MAX_TIMEOUT_MS */
+	/* ~1 s per attempt (clamped by OPENGDA_SWNIC_MAX_TIMEOUT_MS): a slow (sanitized) 1 MiB write must
+	 * not time out and be retried; a killed peer is seen by its connection reset, not by the timeout. */
+	c.ack_timeout = 18;
 	fx_qp_connect(&s->f, &s->qp, &c, PRM_QP_STATE_RTS);
 }
 
@@ -100,12 +102,11 @@ static int child(int rd, int wr, int serve_checks)
 		return 0;
 	}
 	xfer(rd, &go, 1, 0);
-	/* WRITE of 4 KiB at 4096: pattern i*7 */
-	for (i = 0; i < 4096; i++)
-		ok &= s.mem[4096 + i] == (uint8_t)(i * 7u);
-	/* fetch-add on the word at 0: 40 + 2 */
-	ok &= *(uint64_t *)(void *)s.mem == 42u;
-	/* the SEND landed in the posted receive with a RESP_SEND CQE */
+	/*
+	 * The SEND was the parent's last request: its responder CQE, read with acquire, orders
+	 * every earlier write of the NIC's responder thread before the checks below (the pipe
+	 * alone gives no ordering a race detector can see).
+	 */
 	{
 		struct opengda_mlx5_cqe_fields c;
 
@@ -113,6 +114,11 @@ static int child(int rd, int wr, int serve_checks)
 		ok &= c.opcode == OPENGDA_MLX5_CQE_RESP_SEND && c.byte_cnt == 24 && c.qpn == s.qp.qpn;
 		ok &= memcmp(s.mem + 8192, "two processes, one QP   ", 24) == 0;
 	}
+	/* WRITE of 4 KiB at 4096: pattern i*7 */
+	for (i = 0; i < 4096; i++)
+		ok &= s.mem[4096 + i] == (uint8_t)(i * 7u);
+	/* fetch-add on the word at 0: 40 + 2 */
+	ok &= *(uint64_t *)(void *)s.mem == 42u;
 	xfer(wr, &ok, 1, 1);
 	fx_close(&s.f);
 	free(s.mem);

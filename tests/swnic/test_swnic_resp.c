@@ -32,21 +32,12 @@ static int setup(void **state)
 	static struct env e;
 
 	memset(&e, 0, sizeof(e));
-	fix_open(&e.f);
-	fix_cq_create(&e.f, 4, &e.cq);
+	fix_open_with_cq(&e.f, 4, &e.cq);
 	memset(e.buf, GUARD, sizeof(e.buf));
 	e.key = fix_mr(&e.f, 0, e.buf + MR_OFF, MR_LEN,
 		       OGDA_ACCESS_LOCAL_WRITE | OGDA_ACCESS_REMOTE_WRITE | OGDA_ACCESS_REMOTE_READ |
 			       OGDA_ACCESS_REMOTE_ATOMIC);
 	*state = &e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	fix_close(&e->f);
 	return 0;
 }
 
@@ -354,14 +345,14 @@ static void bad_arguments_are_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(write_lands_exactly, setup, teardown),
-		cmocka_unit_test_setup_teardown(write_remote_access_naks_write_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(no_qp_for_unknown_or_not_ready, setup, teardown),
-		cmocka_unit_test_setup_teardown(read_returns_bytes_or_naks, setup, teardown),
-		cmocka_unit_test_setup_teardown(uc_takes_write_only, setup, teardown),
-		cmocka_unit_test_setup_teardown(zero_length_rdma_does_not_check_rkey, setup, teardown),
-		cmocka_unit_test_setup_teardown(messages_above_log_msg_max_are_invalid, setup, teardown),
-		cmocka_unit_test_setup_teardown(bad_arguments_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(write_lands_exactly, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(write_remote_access_naks_write_nothing, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(no_qp_for_unknown_or_not_ready, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(read_returns_bytes_or_naks, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(uc_takes_write_only, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(zero_length_rdma_does_not_check_rkey, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(messages_above_log_msg_max_are_invalid, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(bad_arguments_are_refused, setup, fix_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

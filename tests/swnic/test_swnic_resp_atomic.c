@@ -32,22 +32,13 @@ static int setup(void **state)
 	struct fix_qp qp;
 
 	memset(&e, 0, sizeof(e));
-	fix_open(&e.f);
-	fix_cq_create(&e.f, 3, &e.cq);
+	fix_open_with_cq(&e.f, 3, &e.cq);
 	memset(e.buf, GUARD, sizeof(e.buf));
 	e.key = fix_mr(&e.f, 0, e.buf, sizeof(e.buf), OGDA_ACCESS_LOCAL_WRITE | OGDA_ACCESS_REMOTE_ATOMIC);
 	fix_qp_cfg_default(&e.f, &e.cq, &cfg);
 	fix_qp_create(&e.f, &cfg, &qp);
 	e.qpn = qp.qpn;
 	*state = &e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	fix_close(&e->f);
 	return 0;
 }
 
@@ -370,11 +361,11 @@ static void concurrent_fa_sums(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(standard_cs_and_fa, setup, teardown),
-		cmocka_unit_test_setup_teardown(masked_cs_8_and_4, setup, teardown),
-		cmocka_unit_test_setup_teardown(masked_fa_field_boundaries, setup, teardown),
-		cmocka_unit_test_setup_teardown(invalid_and_refused_atomics_change_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(concurrent_fa_sums, setup, teardown),
+		cmocka_unit_test_setup_teardown(standard_cs_and_fa, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(masked_cs_8_and_4, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(masked_fa_field_boundaries, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(invalid_and_refused_atomics_change_nothing, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(concurrent_fa_sums, setup, fix_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

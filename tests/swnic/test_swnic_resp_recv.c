@@ -31,20 +31,11 @@ static int setup(void **state)
 	static struct env e;
 
 	memset(&e, 0, sizeof(e));
-	fix_open(&e.f);
-	fix_cq_create(&e.f, 3, &e.cq);
+	fix_open_with_cq(&e.f, 3, &e.cq);
 	memset(e.buf, GUARD, sizeof(e.buf));
 	e.key = fix_mr(&e.f, 0, e.buf, BUF_LEN,
 		       OGDA_ACCESS_LOCAL_WRITE | OGDA_ACCESS_REMOTE_WRITE | OGDA_ACCESS_REMOTE_READ);
 	*state = &e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	fix_close(&e->f);
 	return 0;
 }
 
@@ -464,15 +455,15 @@ static void receive_cq_overrun_moves_qp_to_err(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(send_scatters_and_completes, setup, teardown),
-		cmocka_unit_test_setup_teardown(imm_bytes_and_write_imm, setup, teardown),
-		cmocka_unit_test_setup_teardown(owner_and_counters_wrap, setup, teardown),
-		cmocka_unit_test_setup_teardown(length_error_consumes_and_writes_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(scatter_list_ends_at_terminator_or_stride, setup, teardown),
-		cmocka_unit_test_setup_teardown(bad_lkey_is_local_prot, setup, teardown),
-		cmocka_unit_test_setup_teardown(no_receive_queue_is_invalid, setup, teardown),
-		cmocka_unit_test_setup_teardown(err_qp_flushes_posted_receives, setup, teardown),
-		cmocka_unit_test_setup_teardown(receive_cq_overrun_moves_qp_to_err, setup, teardown),
+		cmocka_unit_test_setup_teardown(send_scatters_and_completes, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(imm_bytes_and_write_imm, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(owner_and_counters_wrap, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(length_error_consumes_and_writes_nothing, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(scatter_list_ends_at_terminator_or_stride, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(bad_lkey_is_local_prot, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(no_receive_queue_is_invalid, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(err_qp_flushes_posted_receives, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(receive_cq_overrun_moves_qp_to_err, setup, fix_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

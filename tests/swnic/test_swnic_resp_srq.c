@@ -31,19 +31,10 @@ static int setup(void **state)
 	static struct env e;
 
 	memset(&e, 0, sizeof(e));
-	fix_open(&e.f);
-	fix_cq_create(&e.f, 7, &e.cq);
+	fix_open_with_cq(&e.f, 7, &e.cq);
 	memset(e.buf, GUARD, sizeof(e.buf));
 	e.key = fix_mr(&e.f, 0, e.buf, BUF_LEN, OGDA_ACCESS_LOCAL_WRITE);
 	*state = &e;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct env *e = *state;
-
-	fix_close(&e->f);
 	return 0;
 }
 
@@ -267,9 +258,9 @@ static void concurrent_senders_consume_each_wqe_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(two_qps_share_a_cyclic_srq, setup, teardown),
-		cmocka_unit_test_setup_teardown(linked_list_srq_follows_next, setup, teardown),
-		cmocka_unit_test_setup_teardown(concurrent_senders_consume_each_wqe_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(two_qps_share_a_cyclic_srq, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(linked_list_srq_follows_next, setup, fix_teardown),
+		cmocka_unit_test_setup_teardown(concurrent_senders_consume_each_wqe_once, setup, fix_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
