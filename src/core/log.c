@@ -14,6 +14,7 @@
 
 static atomic_int log_threshold = OGDA_LOG_LEVEL_DEFAULT;
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+static atomic_bool log_env_read;
 
 static const char *const level_names[] = {"EMERG", "ALERT", "CRIT", "ERR", "WARN", "NOTICE", "INFO", "DEBUG"};
 
@@ -23,6 +24,7 @@ static void log_init_from_env(void)
 	doca_error_t err = ogda_env_get_long(OGDA_LOG_ENV, OGDA_LOG_EMERG, OGDA_LOG_DEBUG, OGDA_LOG_LEVEL_DEFAULT, &level);
 
 	atomic_store_explicit(&log_threshold, (int)level, memory_order_relaxed);
+	atomic_store_explicit(&log_env_read, true, memory_order_release);
 	if (err != DOCA_SUCCESS)
 		ogda_log_write(OGDA_LOG_WARNING, __FILE__, __LINE__, __func__,
 			       "%s must be an integer 0-7 (syslog level); using %d", OGDA_LOG_ENV,
@@ -46,8 +48,12 @@ bool ogda_log_set_level(int level)
 
 void ogda_log_reload_env(void)
 {
+	/* When this is the first logging call, the one-time initialisation is the read. */
+	bool read_before = atomic_load_explicit(&log_env_read, memory_order_acquire);
+
 	pthread_once(&log_once, log_init_from_env);
-	log_init_from_env();
+	if (read_before)
+		log_init_from_env();
 }
 
 void ogda_log_write(int level, const char *file, int line, const char *func, const char *fmt, ...)
