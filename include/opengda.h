@@ -5,16 +5,21 @@
 
 /**
  * @file opengda.h
- * @brief OpenGDA extensions to the DOCA API: library version and logging control.
+ * @brief OpenGDA extensions to the DOCA API: version, logging, memory registration on any
+ *        device, port and GID queries, CQ arming and the async-event handle.
  *
  * Functions that DOCA does not define carry the `opengda_` prefix.
  */
 #ifndef OPENGDA_H_
 #define OPENGDA_H_
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "doca_error.h"
+#include "doca_types.h"
+#include "doca_verbs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +51,107 @@ doca_error_t opengda_log_set_level(int level);
  * @return 0..7.
  */
 int opengda_log_get_level(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/** @name Memory regions on any device
+ *
+ * DOCA registers data memory with ibv_reg_mr(), which cannot reach a software NIC. These
+ * functions register on whatever device the PD belongs to.
+ */
+/** @{ */
+
+/** @brief A registered memory region. */
+struct opengda_mr;
+
+/**
+ * @brief Registers host or GPU memory.
+ * @param [in] pd      The protection domain.
+ * @param [in] addr    Start (host memory, or GPU memory: the software NIC reaches it through
+ *                     the CUDA driver, a ConnectX through GPUDirect RDMA).
+ * @param [in] len     Bytes, > 0.
+ * @param [in] access  IBV_ACCESS_LOCAL_WRITE / REMOTE_WRITE / REMOTE_READ / REMOTE_ATOMIC;
+ *                     REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE (as ibv_reg_mr).
+ * @param [out] mr     The region; release it with opengda_mr_destroy().
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_DRIVER; DOCA_ERROR_NO_MEMORY.
+ */
+doca_error_t opengda_mr_create(struct doca_verbs_pd *pd, void *addr, size_t len, uint32_t access,
+			       struct opengda_mr **mr);
+
+/**
+ * @brief Registers memory exported as a dmabuf (ConnectX only).
+ * @param [in] fd      The dmabuf file descriptor (e.g. from doca_gpu_dmabuf_fd()).
+ * @param [in] offset  Offset of the region inside the dmabuf.
+ * @param [in] len     Bytes, > 0.
+ * @param [in] iova    The address remote peers and local SGEs use for the first byte.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_NOT_SUPPORTED (software NIC,
+ *         or rdma-core without ibv_reg_dmabuf_mr); DOCA_ERROR_DRIVER; DOCA_ERROR_NO_MEMORY.
+ */
+doca_error_t opengda_mr_create_dmabuf(struct doca_verbs_pd *pd, int fd, uint64_t offset, size_t len, uint64_t iova,
+				      uint32_t access, struct opengda_mr **mr);
+
+/** @brief The local key (for SGEs). @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE. */
+doca_error_t opengda_mr_get_lkey(const struct opengda_mr *mr, uint32_t *lkey);
+
+/** @brief The remote key (for peers). @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE. */
+doca_error_t opengda_mr_get_rkey(const struct opengda_mr *mr, uint32_t *rkey);
+
+/** @brief Deregisters a region. @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_DRIVER. */
+doca_error_t opengda_mr_destroy(struct opengda_mr *mr);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------ */
+/** @name Port, GID, arming, async handle */
+/** @{ */
+
+/** @brief Link layers (ibv values). */
+enum opengda_link_layer {
+	OPENGDA_LINK_LAYER_INFINIBAND = 1,
+	OPENGDA_LINK_LAYER_ETHERNET = 2,
+};
+
+/** @brief Port attributes. */
+struct opengda_port_attr {
+	uint8_t state;                        /**< ibv_port_state: 4 = ACTIVE. */
+	enum opengda_link_layer link_layer;   /**< RoCE (Ethernet) or InfiniBand. */
+	enum doca_verbs_mtu_size active_mtu;  /**< The MTU a QP's path_mtu may use at most. */
+	enum doca_verbs_mtu_size max_mtu;     /**< The largest MTU the port supports. */
+	uint16_t lid;                         /**< InfiniBand LID (0 on Ethernet). */
+	uint32_t gid_tbl_len;                 /**< GID table entries. */
+};
+
+/**
+ * @brief Port attributes of a context's device.
+ * @param [in] port_num  1-based port number.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_DRIVER.
+ */
+doca_error_t opengda_verbs_query_port(struct doca_verbs_context *verbs_context, uint16_t port_num,
+				      struct opengda_port_attr *attr);
+
+/**
+ * @brief A local GID (to give the peer for its AH attribute).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE (index beyond the table); DOCA_ERROR_DRIVER.
+ */
+doca_error_t opengda_verbs_query_gid(struct doca_verbs_context *verbs_context, uint16_t port_num, uint32_t gid_index,
+				     struct doca_verbs_gid *gid);
+
+/**
+ * @brief Arms a CQ: its next completion (or, with solicited_only, its next solicited or
+ *        error completion) raises one event on its completion channel. A CQE already
+ *        present beyond the consumer index raises the event at once.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE (NULL, or a CQ without a completion channel).
+ */
+doca_error_t opengda_verbs_cq_arm(struct doca_verbs_cq *verbs_cq, bool solicited_only);
+
+/**
+ * @brief The context's async-event fd, readable (poll / epoll POLLIN) while
+ *        doca_verbs_get_async_event() has an event to return.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE.
+ */
+doca_error_t opengda_verbs_context_get_async_handle(struct doca_verbs_context *verbs_context,
+						    doca_event_handle_t *handle);
+
+/** @} */
 
 #ifdef __cplusplus
 }

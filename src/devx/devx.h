@@ -30,6 +30,7 @@ struct ogda_devx_pd;
 struct ogda_devx_mr;
 struct ogda_devx_umem;
 struct ogda_devx_uar;
+struct ogda_devx_event_channel;
 
 /* UAR page kinds (mlx5dv: BF = write-combining, NC = uncached). */
 enum ogda_devx_uar_type {
@@ -73,6 +74,28 @@ struct ogda_devx_port_attr {
 	uint32_t gid_tbl_len;
 };
 
+/*
+ * Event types an object can be subscribed to (mlx5 EQE event_type values, PRM "Events"):
+ * the completion event of an armed CQ, and the errors that DOCA Verbs reports as async
+ * events.
+ */
+enum ogda_devx_event_type {
+	OGDA_DEVX_EVENT_COMP = 0x00,             /* CQ: a completion after the CQ was armed */
+	OGDA_DEVX_EVENT_CQ_ERROR = 0x04,         /* CQ: overrun or CQE write failure */
+	OGDA_DEVX_EVENT_WQ_CATAS_ERROR = 0x05,   /* QP: moved to ERR by a local error */
+	OGDA_DEVX_EVENT_WQ_INVAL_REQ_ERROR = 0x10, /* QP: the responder saw an invalid request */
+	OGDA_DEVX_EVENT_WQ_ACCESS_ERROR = 0x11,  /* QP: the responder saw a remote access violation */
+	OGDA_DEVX_EVENT_SRQ_CATAS_ERROR = 0x12,  /* SRQ (RMP) moved to ERR */
+};
+
+/* One event read from a channel. */
+struct ogda_devx_event {
+	uint64_t cookie;       /* what the subscription passed */
+	uint8_t type;          /* enum ogda_devx_event_type */
+	uint8_t syndrome;      /* error events: the CQE syndrome that caused it, when known (else 0) */
+	uint32_t obj_num;      /* cqn / qpn / rmpn the event names */
+};
+
 struct ogda_devx_ops {
 	const char *kind; /* "swnic" or "mlx5" */
 
@@ -110,6 +133,30 @@ struct ogda_devx_ops {
 	doca_error_t (*query_gid)(struct ogda_devx *dev, uint8_t port, uint32_t index, uint8_t gid[16]);
 	/* Completion event queue number for cqc.c_eqn. */
 	doca_error_t (*query_eqn)(struct ogda_devx *dev, uint32_t vector, uint32_t *eqn);
+
+	/*
+	 * Event channels (mlx5dv_devx_create_event_channel on a ConnectX). *fd is non-blocking
+	 * and becomes readable (poll/epoll POLLIN) while events are pending; it stays owned by
+	 * the channel. Destroying a channel drops its pending events and subscriptions.
+	 */
+	doca_error_t (*event_channel_create)(struct ogda_devx *dev, struct ogda_devx_event_channel **ch, int *fd);
+	doca_error_t (*event_channel_destroy)(struct ogda_devx_event_channel *ch);
+	/*
+	 * Delivers the events of the given types raised on obj (a CQ, QP or RMP) to ch, tagged
+	 * with cookie. One subscription per (channel, object); it ends when obj is destroyed.
+	 */
+	doca_error_t (*event_subscribe)(struct ogda_devx_event_channel *ch, struct ogda_devx_obj *obj,
+					const uint16_t *types, size_t ntypes, uint64_t cookie);
+	/* The oldest pending event; DOCA_ERROR_AGAIN when none is pending (never blocks). */
+	doca_error_t (*event_read)(struct ogda_devx_event_channel *ch, struct ogda_devx_event *ev);
+
+	/*
+	 * RoCE: the Ethernet address of the next hop towards dgid, leaving port through the
+	 * local GID sgid_index (the kernel's neighbour table on a ConnectX; derived from the
+	 * GID on the software NIC). DOCA_ERROR_NOT_FOUND when it cannot be resolved.
+	 */
+	doca_error_t (*resolve_rmac)(struct ogda_devx *dev, uint8_t port, uint32_t sgid_index, const uint8_t dgid[16],
+				     uint8_t mac[6]);
 };
 
 /* Common head of every device implementation's state. */

@@ -10,6 +10,8 @@
 #include "prm/prm_rmp.h"
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
+#include "swnic/swnic_event.h"
+#include "swnic/swnic_gid.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,11 @@ struct ogda_devx_umem {
 struct ogda_devx_uar {
 	struct swnic *nic;
 	uint32_t page_id;
+};
+
+struct ogda_devx_event_channel {
+	struct swnic *nic;
+	struct swnic_event_channel *ch;  /* holds its own reference on nic */
 };
 
 static struct swnic *dev_nic(struct ogda_devx *dev)
@@ -546,8 +553,8 @@ static doca_error_t sw_query_port(struct ogda_devx *dev, uint8_t port, struct og
 	}
 	memset(attr, 0, sizeof(*attr));
 	attr->state = IBV_PORT_ACTIVE_STATE;
-	attr->max_mtu = PRM_QP_MTU_4096;
-	attr->active_mtu = PRM_QP_MTU_4096;
+	attr->max_mtu = dev_nic(dev)->port_mtu;    /* OPENGDA_SWNIC_MTU; enum prm_qp_mtu is the ibv numbering */
+	attr->active_mtu = dev_nic(dev)->port_mtu;
 	attr->link_layer = OGDA_LINK_LAYER_ETHERNET;
 	attr->lid = 0;
 	attr->gid_tbl_len = 1;
@@ -586,6 +593,120 @@ static doca_error_t sw_query_eqn(struct ogda_devx *dev, uint32_t vector, uint32_
 	return DOCA_SUCCESS;
 }
 
+/* ---- events ---- */
+
+static doca_error_t sw_event_channel_create(struct ogda_devx *dev, struct ogda_devx_event_channel **ch, int *fd)
+{
+	struct ogda_devx_event_channel *c;
+	doca_error_t err;
+
+	if (dev == NULL || ch == NULL || fd == NULL) {
+		OGDA_LOG_ERR("dev, ch and fd must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = swnic_event_channel_create(dev_nic(dev), &c->ch, fd);
+	if (err != DOCA_SUCCESS) {
+		free(c);
+		return err;
+	}
+	c->nic = dev_nic(dev);
+	*ch = c;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_event_channel_destroy(struct ogda_devx_event_channel *ch)
+{
+	doca_error_t err;
+
+	if (ch == NULL) {
+		OGDA_LOG_ERR("ch must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = swnic_event_channel_destroy(ch->ch);
+	if (err != DOCA_SUCCESS)
+		return err;
+	free(ch);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sw_event_subscribe(struct ogda_devx_event_channel *ch, struct ogda_devx_obj *obj,
+				       const uint16_t *types, size_t ntypes, uint64_t cookie)
+{
+	enum swnic_event_obj kind;
+
+	if (ch == NULL || obj == NULL) {
+		OGDA_LOG_ERR("ch and obj must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (obj->nic != ch->nic) {
+		OGDA_LOG_ERR("%s: the object belongs to %s, not to the channel's device", ch->nic->name,
+			     obj->nic->name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	switch (obj->kind) {
+	case SW_OBJ_CQ:
+		kind = SWNIC_EVOBJ_CQ;
+		break;
+	case SW_OBJ_QP:
+		kind = SWNIC_EVOBJ_QP;
+		break;
+	case SW_OBJ_RMP:
+		kind = SWNIC_EVOBJ_RMP;
+		break;
+	default:
+		OGDA_LOG_ERR("%s: a %s raises no events", ch->nic->name, kinds[obj->kind].name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return swnic_event_subscribe(ch->ch, kind, obj->id, types, ntypes, cookie);
+}
+
+static doca_error_t sw_event_read(struct ogda_devx_event_channel *ch, struct ogda_devx_event *ev)
+{
+	if (ch == NULL || ev == NULL) {
+		OGDA_LOG_ERR("ch and ev must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return swnic_event_read(ch->ch, ev);
+}
+
+/* ---- RoCE next hop ---- */
+
+/*
+ * The software NIC has no Ethernet: every GID it can reach is a software NIC GID, and the
+ * "MAC" of that peer is derived from the GID's endpoint address (locally administered,
+ * 02:00 + the IPv4 bytes). The NIC ignores qpc rmac, so the value only has to be stable.
+ */
+static doca_error_t sw_resolve_rmac(struct ogda_devx *dev, uint8_t port, uint32_t sgid_index, const uint8_t dgid[16],
+				    uint8_t mac[6])
+{
+	struct swnic_endpoint ep;
+	doca_error_t err = check_port(dev, port);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (dgid == NULL || mac == NULL) {
+		OGDA_LOG_ERR("dgid and mac must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (sgid_index != 0) {
+		OGDA_LOG_ERR("%s: GID index %u does not exist (the table has one entry)", dev_nic(dev)->name,
+			     sgid_index);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (swnic_gid_decode(dgid, &ep) != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("%s: no next hop for GID %02x%02x:%02x%02x:...: not a software NIC GID", dev_nic(dev)->name,
+			     dgid[0], dgid[1], dgid[2], dgid[3]);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	mac[0] = 0x02;
+	mac[1] = 0x00;
+	memcpy(mac + 2, dgid + 12, 4);
+	return DOCA_SUCCESS;
+}
+
 /* ---- device ---- */
 
 static void sw_close(struct ogda_devx *dev)
@@ -615,6 +736,11 @@ static const struct ogda_devx_ops sw_ops = {
 	.query_port = sw_query_port,
 	.query_gid = sw_query_gid,
 	.query_eqn = sw_query_eqn,
+	.event_channel_create = sw_event_channel_create,
+	.event_channel_destroy = sw_event_channel_destroy,
+	.event_subscribe = sw_event_subscribe,
+	.event_read = sw_event_read,
+	.resolve_rmac = sw_resolve_rmac,
 };
 
 doca_error_t ogda_devx_sw_open(uint32_t index, struct ogda_devx **dev)

@@ -15,7 +15,18 @@
  *    obj_query accept only the commands of the object's own kind that name the object
  *    itself (DOCA_ERROR_INVALID_VALUE otherwise, nothing executed).
  *  - Every object keeps the NIC alive: closing the device while objects exist is safe;
- *    the NIC goes away with the last of them.
+ *    the NIC goes away with the last of them. Event channels too.
+ *  - Event channels are the NIC's own (src/swnic/swnic_event.h): an eventfd, readable
+ *    while events are pending. event_subscribe takes CQs (COMP, CQ_ERROR), QPs
+ *    (WQ_CATAS_ERROR, WQ_INVAL_REQ_ERROR, WQ_ACCESS_ERROR) and RMPs (SRQ_CATAS_ERROR) of
+ *    the channel's device; a second subscription of one channel to one object is
+ *    DOCA_ERROR_ALREADY_EXIST. A CQ fires COMP after it is armed the mlx5 way; the rule
+ *    the model uses to see the arm is in docs/swnic.md ("Events").
+ *  - query_port reports the port MTU of OPENGDA_SWNIC_MTU (default 4096) as both the
+ *    active and the max MTU.
+ *  - resolve_rmac: a software NIC GID (the only kind the fabric reaches) resolves to
+ *    {0x02, 0x00, gid[12], gid[13], gid[14], gid[15]}; any other GID is
+ *    DOCA_ERROR_NOT_FOUND. The NIC ignores qpc rmac, so the value only needs to be stable.
  */
 #ifndef OGDA_DEVX_SW_H_
 #define OGDA_DEVX_SW_H_

@@ -9,10 +9,15 @@
  *   swnic_exec*.c   requester side of each opcode, responder side of each request
  *   swnic_cqe.c     CQE production (owner bit, collapsed CQ, overrun), flush
  *   swnic_fabric*.c delivery of requests between QPs: direct in-process, TCP between processes
+ *   swnic_event.c   event channels, subscriptions, async and completion events
+ *   swnic_cq_arm.c  the CQ arming rule (when an armed CQ fires its completion event)
  *
  * Locking, outermost first: nic->lock (object tables) > qp->lock > cq->lock. Engine threads
- * never hold nic->lock while executing a WQE. Objects are reference counted; a destroy
- * command fails with PRM status BAD_RES_STATE while other objects still use the object.
+ * never hold nic->lock while executing a WQE. The event registry's lock (swnic_event.c)
+ * comes after qp->lock and before cq->lock: events are raised with a QP's lock held at
+ * most, never with nic->lock or a CQ's lock.
+ * Objects are reference counted; a destroy command fails with PRM status BAD_RES_STATE
+ * while other objects still use the object.
  */
 #ifndef OGDA_SWNIC_SWNIC_H_
 #define OGDA_SWNIC_SWNIC_H_
@@ -35,13 +40,14 @@
 #define SWNIC_UAR_BF_REG_SIZE 512u        /* log_bf_reg_size = 9: halves of 256 B */
 #define SWNIC_UAR_DBR_LESS_OFFSET 0x600u
 #define SWNIC_UAR_CQ_DB_OFFSET 0x20u
-#define SWNIC_MAX_SGE 16u
+#define SWNIC_MAX_SGE 61u         /* a WQE holds at most 63 16-byte units: ctrl + raddr + 61 data */
 
 struct swnic;
 struct swnic_qp;
 struct swnic_cq;
 struct swnic_engine;
 struct swnic_fabric;
+struct swnic_events;
 
 struct swnic_pd {
 	uint32_t pdn;
@@ -88,6 +94,16 @@ struct swnic_cq {
 	atomic_uint produced;      /* CQEs written so far (the WAIT WQE compares against it) */
 	atomic_bool in_error;      /* overrun detected: no more CQEs */
 	atomic_uint refs;          /* QPs that complete to it */
+
+	/* events (swnic_event.c, swnic_cq_arm.c); the plain fields are guarded by lock */
+	struct swnic *nic;         /* NULL for a CQ built outside the executor: it raises no events */
+	atomic_uint comp_subs;     /* COMP subscriptions; arming is looked at only while non-zero */
+	uint32_t arm_ref;          /* DBR arm word (as stored) at CREATE_CQ and when the CQ last fired */
+	uint64_t arm_uar_seen;     /* UAR + 0x20 as last looked at */
+	bool arm_by_uar;           /* an arm doorbell naming this CQ was seen since the last firing */
+	uint32_t arm_uar_word;     /* its arm word, host order */
+	bool sol_any;              /* a solicited or error CQE has been written */
+	uint32_t sol_index;        /* index of the latest such CQE */
 };
 
 /* A receive queue: a QP's own RQ or a shared one (RMP / SRQ). */
@@ -203,6 +219,8 @@ struct swnic_req {
 	uint32_t rkey;
 	uint32_t len;                  /* payload bytes (write/send), bytes to read (read) */
 	uint32_t imm;                  /* *_IMM: as carried in the WQE (network order) */
+	bool solicited;                /* SEND(_IMM) / WRITE_IMM whose WQE had the SE bit: the
+					  responder CQE carries SE (solicited CQ arming) */
 	/*
 	 * Atomic operands, host order. CS: swap_add = swap, compare. FA: swap_add = addend.
 	 * MASKED_CS: also swap_mask, compare_mask. MASKED_FA: swap_add = addend, compare =
@@ -253,6 +271,9 @@ struct swnic {
 	struct prm_hca_cap_atomic cap_atomic;
 	struct prm_hca_cap_general_2 cap_general_2;
 	uint8_t gid[16];               /* GID index 0: encodes the fabric endpoint */
+	uint8_t port_mtu;              /* active and max MTU of the port, enum prm_qp_mtu
+					  (OPENGDA_SWNIC_MTU) */
+	struct swnic_events *events;   /* event channels and subscriptions (swnic_event.c) */
 	struct swnic_engine *engine;
 	struct swnic_fabric *fabric;
 	atomic_uint refs;              /* open device handles */
@@ -314,13 +335,14 @@ void swnic_engine_qp_modified(struct swnic_engine *engine, struct swnic_qp *qp, 
  * Writes a responder CQE for a consumed receive WQE: cqe_opcode RESP_WR_IMM (1), RESP_SEND
  * (2), RESP_SEND_IMM (3) or RESP_SEND_INV (4); wqe_counter = the receive WQE's index;
  * srqn_uidx = user_index_or_srqn; imm_be = the immediate exactly as carried (network
- * order, as in struct swnic_req). Thread-safe (takes cq->lock; callers may hold qp->lock).
+ * order, as in struct swnic_req); solicited sets the CQE's SE bit (the sender's WQE had
+ * SE). Thread-safe (takes cq->lock; callers may hold qp->lock).
  * DOCA_ERROR_FULL: the CQ overran now or earlier (cqc.oi = 0): no CQE was written, the CQ
  * stays in error, and the caller moves its QP to ERR.
  */
 doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
 				     uint32_t user_index_or_srqn, uint16_t wqe_counter, uint32_t byte_cnt,
-				     uint32_t imm_be);
+				     uint32_t imm_be, bool solicited);
 /*
  * Writes an error CQE: cqe_opcode REQ_ERR (13) or RESP_ERR (14), a non-zero syndrome
  * (enum opengda_mlx5_cqe_syndrome), the model's vendor syndrome, wqe_opcode = opcode of

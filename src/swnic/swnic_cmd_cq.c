@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "prm/prm_cmd.h"
 #include "prm/prm_cq.h"
+#include "swnic/swnic_event.h"
 
 #include <endian.h>
 #include <stdlib.h>
@@ -100,6 +101,9 @@ uint8_t swnic_cmd_create_cq(struct swnic_cmd *c)
 	atomic_init(&o->cq.produced, 0);
 	atomic_init(&o->cq.in_error, false);
 	atomic_init(&o->cq.refs, 0);
+	o->cq.nic = nic;
+	atomic_init(&o->cq.comp_subs, 0);
+	swnic_cq_arm_init(&o->cq);
 	o->cqc = p.cqc;
 	atomic_fetch_add(&uar->refs, 1);
 	atomic_fetch_add(&umem->refs, 1);
@@ -138,6 +142,8 @@ uint8_t swnic_cmd_destroy_cq(struct swnic_cmd *c)
 	}
 	swnic_table_remove(&nic->cqs, cqn);
 	pthread_rwlock_unlock(&nic->lock);
+	/* Its subscriptions end before it is freed: the arm scan holds no other way to it. */
+	swnic_event_forget(nic, SWNIC_EVOBJ_CQ, cqn);
 	swnic_cmd_cq_free(o);
 	return prm_destroy_cq_out_build(c->out, c->outlen) == DOCA_SUCCESS ? PRM_STATUS_OK : swnic_cmd_malformed(c);
 }

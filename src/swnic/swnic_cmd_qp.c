@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "prm/prm_cmd.h"
 #include "prm/prm_qp.h"
+#include "swnic/swnic_event.h"
 
 #include <endian.h>
 #include <stdlib.h>
@@ -274,6 +275,7 @@ uint8_t swnic_cmd_destroy_qp(struct swnic_cmd *c)
 	struct swnic_qp_obj *o;
 	uint32_t qpn = 0;
 	uint16_t uid;
+	bool drained;
 
 	if (prm_destroy_qp_in_parse(c->in, c->inlen, &uid, &qpn) != DOCA_SUCCESS)
 		return swnic_cmd_malformed(c);
@@ -284,7 +286,10 @@ uint8_t swnic_cmd_destroy_qp(struct swnic_cmd *c)
 	if (o == NULL)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_QPN, "no QP 0x%x", qpn);
 	swnic_engine_detach_qp(nic->engine, &o->qp);
-	if (!qp_drained(&o->qp))
+	drained = qp_drained(&o->qp);
+	/* Its number is free again: its subscriptions end (the engine and responders let go first). */
+	swnic_event_forget(nic, SWNIC_EVOBJ_QP, qpn);
+	if (!drained)
 		/* Freeing it now could let a stuck caller write into freed memory: leak it instead. */
 		return swnic_cmd_fail(c, PRM_STATUS_INTERNAL_ERR, SWNIC_SYND_INTERNAL,
 				      "QP 0x%x is still referenced after 5 s; left allocated", qpn);

@@ -2,9 +2,9 @@
 /*
  * QP state transitions, with the IB-spec state rules:
  *
- *   RST2INIT   RST  -> INIT   port (vhca_port_num = 1), pkey_index 0, access flags, atomic_mode
+ *   RST2INIT   RST  -> INIT   port (vhca_port_num = 1), pkey_index < 128, access flags, atomic_mode
  *   INIT2INIT  INIT -> INIT   optional: access flags, pkey_index, port, q_key, counter set
- *   INIT2RTR   INIT -> RTR    mtu 256..4096, remote_qpn != 0, rgid (RoCE: the port is Ethernet),
+ *   INIT2RTR   INIT -> RTR    mtu 256..4096 and <= the port MTU, remote_qpn != 0, rgid (RoCE),
  *                             src_addr_index 0, log_msg_max <= log_max_msg (0: the maximum),
  *                             log_rra_max <= log_max_ra_res_qp, min_rnr_nak, next_rcv_psn
  *   RTR2RTS    RTR  -> RTS    retry_count, rnr_retry, ack_timeout, next_send_psn,
@@ -75,12 +75,18 @@ static uint8_t check_port(struct swnic_cmd *c, uint8_t port, bool required)
 			      SWNIC_PORT_NUM);
 }
 
+/*
+ * The caps report the smallest P_Key table the encoding allows (pkey_table_size 0 = 128
+ * entries); every entry holds the default P_Key, so any index below 128 is accepted.
+ */
+#define SWNIC_PKEY_TABLE_ENTRIES 128u
+
 static uint8_t check_pkey(struct swnic_cmd *c, uint16_t pkey_index)
 {
-	if (pkey_index == 0)
+	if (pkey_index < SWNIC_PKEY_TABLE_ENTRIES)
 		return PRM_STATUS_OK;
 	return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_PKEY_INDEX,
-			      "pkey_index %u: the P_Key table has one entry", pkey_index);
+			      "pkey_index %u: the P_Key table has %u entries", pkey_index, SWNIC_PKEY_TABLE_ENTRIES);
 }
 
 static uint8_t check_rst2init(struct swnic_cmd *c, const struct prm_qpc_params *q)
@@ -122,6 +128,10 @@ static uint8_t check_init2rtr(struct swnic_cmd *c, const struct prm_qpc_params *
 	if (q->mtu < PRM_QP_MTU_256 || q->mtu > PRM_QP_MTU_4096)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_MTU,
 				      "mtu %u: the port takes 1 (256) .. 5 (4096)", q->mtu);
+	if (q->mtu > c->nic->port_mtu)
+		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_MTU,
+				      "mtu %u (%u bytes) exceeds the port MTU %u (%u bytes, OPENGDA_SWNIC_MTU)", q->mtu,
+				      128u << q->mtu, c->nic->port_mtu, 128u << c->nic->port_mtu);
 	if (q->log_msg_max > g->log_max_msg)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_MSG_MAX,
 				      "log_msg_max %u exceeds log_max_msg %u", q->log_msg_max, g->log_max_msg);

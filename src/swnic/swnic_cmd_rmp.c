@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "prm/prm_cmd.h"
 #include "prm/prm_rmp.h"
+#include "swnic/swnic_event.h"
 
 #include <endian.h>
 #include <stdlib.h>
@@ -147,6 +148,7 @@ uint8_t swnic_cmd_destroy_rmp(struct swnic_cmd *c)
 	}
 	swnic_table_remove(&nic->srqs, rmpn);
 	pthread_rwlock_unlock(&nic->lock);
+	swnic_event_forget(nic, SWNIC_EVOBJ_RMP, rmpn);
 	swnic_cmd_srq_free(o);
 	return prm_destroy_rmp_out_build(c->out, c->outlen) == DOCA_SUCCESS ? PRM_STATUS_OK : swnic_cmd_malformed(c);
 }

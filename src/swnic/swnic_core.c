@@ -11,6 +11,7 @@
  */
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
+#include "swnic/swnic_event.h"
 
 #include "core/env.h"
 #include "core/log.h"
@@ -119,13 +120,38 @@ uint32_t swnic_count(void)
 	return (uint32_t)v;
 }
 
+uint8_t swnic_port_mtu_from_env(void)
+{
+	long v = 4096;
+
+	if (ogda_env_get_long(SWNIC_ENV_MTU, 256, 4096, 4096, &v) != DOCA_SUCCESS ||
+	    (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096)) {
+		OGDA_LOG_ERR("%s must be 256, 512, 1024, 2048 or 4096 (the port MTU in bytes); using 4096",
+			     SWNIC_ENV_MTU);
+		v = 4096;
+	}
+	switch (v) {
+	case 256:
+		return PRM_QP_MTU_256;
+	case 512:
+		return PRM_QP_MTU_512;
+	case 1024:
+		return PRM_QP_MTU_1024;
+	case 2048:
+		return PRM_QP_MTU_2048;
+	default:
+		return PRM_QP_MTU_4096;
+	}
+}
+
 static void nic_destroy(struct swnic *nic)
 {
-	/* Outgoing traffic stops first, then incoming, then the objects go. */
+	/* Outgoing traffic stops first, then incoming, then events, then the objects go. */
 	if (nic->engine != NULL)
 		swnic_engine_destroy(nic->engine);
 	if (nic->fabric != NULL)
 		swnic_fabric_destroy(nic->fabric);
+	swnic_events_destroy(nic->events);
 	swnic_cmd_release_all(nic);
 	swnic_mem_release_all(nic);
 	pthread_rwlock_destroy(&nic->lock);
@@ -157,7 +183,16 @@ static doca_error_t nic_create(uint32_t index, struct swnic **out)
 	swnic_table_init(&nic->qps, SWNIC_QP_BASE, 1u << g->log_max_qp);
 	swnic_table_init(&nic->srqs, SWNIC_SRQ_BASE, 1u << g->log_max_srq);
 	atomic_init(&nic->refs, 1);
+	nic->port_mtu = swnic_port_mtu_from_env();
 
+	/* Before the fabric and the engine: both raise events from their threads. */
+	err = swnic_events_create(nic, &nic->events);
+	if (err != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("%s: cannot create the event registry: %s", nic->name, doca_error_get_name(err));
+		nic->events = NULL;
+		nic_destroy(nic);
+		return err;
+	}
 	err = swnic_fabric_create(nic, &nic->fabric, nic->gid);
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_ERR("%s: cannot start the fabric endpoint: %s", nic->name, doca_error_get_name(err));

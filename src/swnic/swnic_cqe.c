@@ -18,11 +18,16 @@
  *  - flush: each outstanding WQE gets its own WR_FLUSH_ERR CQE, signalled or not, because
  *    rdma-core's poller expects every error CQE to carry the wqe_counter of its own WQE.
  *  - overrun (cqc.oi = 0): producing while (produced - SET_CI) mod 2^24 >= size writes no
- *    CQE, puts the CQ in error for good (the async CQ error event is not modelled yet; a
- *    log line stands for it) and returns DOCA_ERROR_FULL so that the caller moves its QP
- *    to ERR. Every later post on that CQ fails the same way.
+ *    CQE, puts the CQ in error for good, raises the async CQ_ERROR event on the CQ (and
+ *    logs) and returns DOCA_ERROR_FULL so that the caller moves its QP to ERR. Every later
+ *    post on that CQ fails the same way, without another event.
+ *
+ * Events: every CQE written is noted for solicited arming (SE bit or error), and a CQ with
+ * a COMP subscription is checked against its arm doorbells (swnic_cq_arm.c) right after
+ * the CQE is published; the event is raised once cq->lock is released.
  */
 #include "swnic/swnic_engine.h"
+#include "swnic/swnic_event.h"
 
 #include "core/log.h"
 #include "opengda_mlx5.h"
@@ -54,6 +59,7 @@ static bool cq_valid(const struct swnic_cq *cq)
 static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields *f)
 {
 	uint32_t produced, size, idx;
+	bool fire = false, is_error;
 	uint8_t *entry;
 
 	if (!cq_valid(cq) || f == NULL) {
@@ -82,6 +88,7 @@ static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields 
 			OGDA_LOG_ERR("cq 0x%x overrun: %u CQEs produced, consumer index %u, %u entries; CQ error "
 				     "(async event CQ_ERROR), qpn 0x%x goes to ERR",
 				     cq->cqn, produced, set_ci, size, f->qpn);
+			swnic_event_raise(cq->nic, SWNIC_EVOBJ_CQ, cq->cqn, OGDA_DEVX_EVENT_CQ_ERROR, 0);
 			return DOCA_ERROR_FULL;
 		}
 	}
@@ -94,8 +101,14 @@ static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields 
 			     (unsigned)f->opcode, f->qpn, f->user_index);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	is_error = f->opcode == OPENGDA_MLX5_CQE_REQ_ERR || f->opcode == OPENGDA_MLX5_CQE_RESP_ERR;
+	swnic_cq_arm_note_cqe(cq, produced, f->se != 0 || is_error);
 	atomic_store_explicit(&cq->produced, produced + 1u, memory_order_release);
+	if (atomic_load_explicit(&cq->comp_subs, memory_order_relaxed) != 0)
+		fire = swnic_cq_arm_check_locked(cq, NULL);
 	pthread_mutex_unlock(&cq->lock);
+	if (fire)
+		swnic_event_raise(cq->nic, SWNIC_EVOBJ_CQ, cq->cqn, OGDA_DEVX_EVENT_COMP, 0);
 	OGDA_LOG_DBG("cq 0x%x cqe %u (entry %u): %s qpn 0x%x wqe_counter 0x%x wqe_opcode 0x%x byte_cnt %u "
 		     "syndrome 0x%x/0x%x",
 		     cq->cqn, produced, idx, cqe_opcode_name(f->opcode), f->qpn, (unsigned)f->wqe_counter,
@@ -144,7 +157,7 @@ doca_error_t swnic_cq_post_error(struct swnic_cq *cq, uint8_t cqe_opcode, uint8_
 
 doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
 				     uint32_t user_index_or_srqn, uint16_t wqe_counter, uint32_t byte_cnt,
-				     uint32_t imm_be)
+				     uint32_t imm_be, bool solicited)
 {
 	struct opengda_mlx5_cqe_fields f;
 
@@ -160,6 +173,7 @@ doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, ui
 	f.byte_cnt = byte_cnt;
 	/* The CQE carries the immediate's bytes as they travelled; the writer stores host order big-endian. */
 	f.imm = opengda_mlx5_be32toh(imm_be);
+	f.se = solicited ? 1u : 0u;
 	return cq_post(cq, &f);
 }
 

@@ -98,7 +98,8 @@ enum swnic_cmd_syndrome {
 	SWNIC_SYND_BAD_SRQN = 0x0506,          /* BAD_PARAM: rq_type SRQ with no such RMP */
 	SWNIC_SYND_BAD_SEND_DBR_MODE = 0x0507, /* BAD_PARAM: NO_DBR_INT (cap is 0) or value 3 */
 	SWNIC_SYND_CD_SLAVE = 0x0508,          /* BAD_PARAM: cd_slave_send/receive not modelled */
-	SWNIC_SYND_BAD_MTU = 0x0509,           /* BAD_PARAM: mtu not 256..4096 */
+	SWNIC_SYND_BAD_MTU = 0x0509,           /* BAD_PARAM: mtu not 256..4096, or above the port's
+						  MTU (OPENGDA_SWNIC_MTU) */
 	SWNIC_SYND_BAD_REMOTE_QPN = 0x050a,    /* BAD_PARAM: INIT2RTR without remote_qpn */
 	SWNIC_SYND_BAD_RGID = 0x050b,          /* BAD_PARAM: INIT2RTR without rgid (RoCE) */
 	SWNIC_SYND_BAD_MSG_MAX = 0x050c,       /* BAD_PARAM: log_msg_max above log_max_msg */
@@ -123,6 +124,14 @@ enum swnic_cmd_syndrome {
 
 /* Takes one more reference on an open instance (released with swnic_close()). */
 void swnic_get(struct swnic *nic);
+
+/*
+ * The port MTU knob: OPENGDA_SWNIC_MTU in bytes (256, 512, 1024, 2048 or 4096; default
+ * 4096), as enum prm_qp_mtu (1..5, the ibv_mtu numbering). Any other value logs an error
+ * and gives 4096. Read once per instance, when it is created (struct swnic.port_mtu).
+ */
+#define SWNIC_ENV_MTU "OPENGDA_SWNIC_MTU"
+uint8_t swnic_port_mtu_from_env(void);
 
 /* ---- command executor (swnic_cmd.c) ---- */
 

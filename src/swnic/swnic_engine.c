@@ -30,6 +30,7 @@
  * into or out of RST (at most one fabric delivery); call it without qp->lock.
  */
 #include "swnic/swnic_engine.h"
+#include "swnic/swnic_event.h"
 
 #include "core/env.h"
 #include "core/log.h"
@@ -204,17 +205,26 @@ static bool qp_lock_or_abort(struct engine_qp *e)
 }
 
 /* The first error: RTS / SQD / SQER become ERR (other states were set by a command since). */
-static void qp_enter_error(struct engine_qp *e)
+/*
+ * A local error on the send queue moves the QP to ERR; the move raises WQ_CATAS_ERROR on
+ * the QP with the error CQE's syndrome (0 when the send CQ overran and took no CQE).
+ */
+static void qp_enter_error(struct engine_qp *e, uint8_t syndrome)
 {
 	struct swnic_qp *qp = e->qp;
+	bool moved = false;
 	uint8_t st;
 
 	if (!qp_lock_or_abort(e))
 		return;
 	st = atomic_load_explicit(&qp->state, memory_order_relaxed);
-	if (st == PRM_QP_STATE_RTS || st == PRM_QP_STATE_SQD || st == PRM_QP_STATE_SQER)
+	if (st == PRM_QP_STATE_RTS || st == PRM_QP_STATE_SQD || st == PRM_QP_STATE_SQER) {
 		atomic_store_explicit(&qp->state, (uint8_t)PRM_QP_STATE_ERR, memory_order_release);
+		moved = true;
+	}
 	pthread_mutex_unlock(&qp->lock);
+	if (moved)
+		swnic_event_raise(qp->nic, SWNIC_EVOBJ_QP, qp->qpn, OGDA_DEVX_EVENT_WQ_CATAS_ERROR, syndrome);
 }
 
 /* Turns a finished WQE into its CQE (or none) and moves the cursor. */
@@ -232,7 +242,7 @@ static void complete_wqe(struct engine_qp *e, const struct swnic_completion *c)
 			      (unsigned)c->syndrome, (unsigned)c->vendor_syndrome);
 		(void)swnic_cq_post_error(qp->send_cq, OPENGDA_MLX5_CQE_REQ_ERR, c->syndrome, c->vendor_syndrome,
 					  c->wqe_opcode, qp->qpn, qp->user_index, c->wqe_counter);
-		qp_enter_error(e);
+		qp_enter_error(e, c->syndrome);
 		return;
 	}
 	OGDA_LOG_DBG("qp 0x%x wqe 0x%x (%s) done, %u bytes%s", qp->qpn, (unsigned)c->wqe_counter,
@@ -241,7 +251,7 @@ static void complete_wqe(struct engine_qp *e, const struct swnic_completion *c)
 		rc = swnic_cq_post_req(qp->send_cq, c->wqe_opcode, qp->qpn, qp->user_index, c->wqe_counter,
 				       c->byte_cnt);
 	if (rc == DOCA_ERROR_FULL)
-		qp_enter_error(e); /* CQ overrun: the QP cannot complete anything any more */
+		qp_enter_error(e, 0); /* CQ overrun: the QP cannot complete anything any more */
 }
 
 /* RTS: executes WQEs up to the target. True when any WQE completed. */

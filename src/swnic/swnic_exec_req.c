@@ -338,6 +338,9 @@ static enum swnic_exec_status prepare_remote(const struct swnic_exec_ctx *ctx, s
 	r->rkey = w->rkey;
 	r->len = (uint32_t)x->total;
 	r->imm = opengda_mlx5_htobe32(w->imm);
+	/* SE travels with the messages that complete at the responder (IB: SEND, WRITE with immediate). */
+	r->solicited = w->se != 0 && (r->op == SWNIC_REQ_SEND || r->op == SWNIC_REQ_SEND_IMM ||
+				      r->op == SWNIC_REQ_WRITE_IMM);
 	x->read_dst = NULL;
 	if (w->has_atomic) {
 		r->atomic_size = (uint8_t)w->atomic.size;

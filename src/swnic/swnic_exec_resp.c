@@ -20,6 +20,10 @@
  * RC QP to ERR on these class C errors; the model keeps it usable); an error completion
  * of step 6 moves it to ERR (swnic_exec_resp_recv.c).
  *
+ * Async events on the responder QP, one per NAKed request: steps 2-3 raise
+ * WQ_INVAL_REQ_ERROR (syndrome REMOTE_INVAL_REQ, what the requester's CQE will carry),
+ * steps 4-5 WQ_ACCESS_ERROR (syndrome REMOTE_ACCESS). Step 6 raises its own (see there).
+ *
  * Zero-length RDMA WRITE / READ do not touch memory: as the IB spec lets a responder do,
  * their rkey and address are not checked (the QP's right still is).
  *
@@ -29,10 +33,28 @@
 #include "swnic/swnic_exec_resp_int.h"
 
 #include "core/log.h"
+#include "opengda_mlx5.h"
 #include "prm/prm_qpc.h"
+#include "swnic/swnic_event.h"
 
 #include <stdint.h>
 #include <string.h>
+
+/* A NAK for an invalid request: the responder QP's async event, then the verdict. */
+static uint8_t nak_invalid(struct swnic *nic, const struct swnic_qp *qp)
+{
+	swnic_event_raise(nic, SWNIC_EVOBJ_QP, qp->qpn, OGDA_DEVX_EVENT_WQ_INVAL_REQ_ERROR,
+			  OPENGDA_MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+	return SWNIC_RESP_NAK_INVALID_REQ;
+}
+
+/* A NAK for a remote access violation: the responder QP's async event, then the verdict. */
+static uint8_t nak_access(struct swnic *nic, const struct swnic_qp *qp)
+{
+	swnic_event_raise(nic, SWNIC_EVOBJ_QP, qp->qpn, OGDA_DEVX_EVENT_WQ_ACCESS_ERROR,
+			  OPENGDA_MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	return SWNIC_RESP_NAK_REMOTE_ACCESS;
+}
 
 uint8_t swnic_resp_key_verdict(doca_error_t err)
 {
@@ -146,11 +168,13 @@ static uint8_t check_rkey(struct swnic *nic, const struct swnic_qp *qp, const st
 	doca_error_t err;
 
 	if (req->raddr + len < req->raddr)
-		return SWNIC_RESP_NAK_REMOTE_ACCESS;
+		return nak_access(nic, qp);
 	err = swnic_mr_resolve(nic, req->rkey, true, qp->pd, req->raddr, len, right_needed(req->op), mr);
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_DBG("qp 0x%x: %s rkey 0x%x [0x%llx, +%llu) refused: %s", qp->qpn, op_name(req->op), req->rkey,
 			     (unsigned long long)req->raddr, (unsigned long long)len, doca_error_get_name(err));
+		if (swnic_resp_key_verdict(err) == SWNIC_RESP_NAK_REMOTE_ACCESS)
+			return nak_access(nic, qp);
 		return swnic_resp_key_verdict(err);
 	}
 	return SWNIC_RESP_ACK;
@@ -226,11 +250,11 @@ static uint8_t execute(struct swnic *nic, struct swnic_qp *qp, const struct swni
 	if (state != PRM_QP_STATE_RTR && state != PRM_QP_STATE_RTS)
 		return SWNIC_RESP_NO_QP;
 	if (!qp_accepts(qp, req->op))
-		return SWNIC_RESP_NAK_INVALID_REQ;
+		return nak_invalid(nic, qp);
 	if (op_is_atomic(req->op) ? !atomic_shape_ok(qp, req) : !msg_size_ok(qp, req))
-		return SWNIC_RESP_NAK_INVALID_REQ;
+		return nak_invalid(nic, qp);
 	if (!qp_grants(qp, req->op))
-		return SWNIC_RESP_NAK_REMOTE_ACCESS;
+		return nak_access(nic, qp);
 
 	switch (req->op) {
 	case SWNIC_REQ_WRITE:

@@ -30,7 +30,10 @@
  * Only the segments that receive bytes are checked, and only for those bytes. As after any
  * error completion, the QP then moves to ERR: the engine flushes its send queue and the
  * receives still posted complete with WR_FLUSH_ERR. A receive CQ that overruns does the
- * same (the completion is lost; NAK_REMOTE_OP).
+ * same (the completion is lost; NAK_REMOTE_OP). The move to ERR raises the QP's async
+ * event: WQ_INVAL_REQ_ERROR for the length error, WQ_CATAS_ERROR for the others, with the
+ * RESP_ERR syndrome (0 for a lost completion). A SEND to a QP without a receive queue is
+ * NAKed as an invalid request (WQ_INVAL_REQ_ERROR) and leaves the QP as it is.
  *
  * Locking: qp->lock is held from the state re-check to the CQE, so receives on one QP
  * consume, place and complete in order (several requesters may target one QP); the
@@ -47,6 +50,7 @@
 #include "prm/prm_qpc.h"
 #include "prm/prm_rmp.h"
 #include "swnic/swnic_engine.h"
+#include "swnic/swnic_event.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -247,9 +251,12 @@ static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const s
 	return o;
 }
 
-/* Consumes, places and completes; caller holds qp->lock. *failed: the QP must go to ERR. */
+/*
+ * Consumes, places and completes; caller holds qp->lock. *failed: the QP must go to ERR,
+ * *syndrome then being the RESP_ERR CQE's syndrome (0: the receive CQ overran).
+ */
 static uint8_t receive_locked(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
-			      const struct swnic_mr *write_mr, struct recv_wqe *w, bool *failed)
+			      const struct swnic_mr *write_mr, struct recv_wqe *w, bool *failed, uint8_t *syndrome)
 {
 	struct swnic_rq *rq = qp->srq != NULL ? &qp->srq->rq : &qp->rq;
 	const struct swnic_pd *pd = qp->srq != NULL && qp->srq->pd != NULL ? qp->srq->pd : qp->pd;
@@ -277,37 +284,59 @@ static uint8_t receive_locked(struct swnic *nic, struct swnic_qp *qp, const stru
 		err = swnic_cq_post_error(qp->recv_cq, OPENGDA_MLX5_CQE_RESP_ERR, o.syndrome, o.vendor_syndrome,
 					  0 /* no send WQE */, qp->qpn, qp->user_index, w->counter);
 		*failed = true;
+		*syndrome = o.syndrome;
 	} else {
 		err = swnic_cq_post_responder(qp->recv_cq, cqe_opcode_of(req->op), qp->qpn, qp->user_index,
-					      w->counter, req->len, req->imm);
+					      w->counter, req->len, req->imm, req->solicited);
 	}
 	if (err != DOCA_SUCCESS) {
 		/* The CQ overran (it logged why): the completion is lost and the QP fails. */
 		*failed = true;
+		*syndrome = 0;
 		return SWNIC_RESP_NAK_REMOTE_OP;
 	}
 	return o.verdict;
+}
+
+/*
+ * The async event of a responder QP that an error completion moved to ERR: a message
+ * longer than the receive WQE is an invalid request (WQ_INVAL_REQ_ERROR); a fault of the
+ * QP's own receive WQE (lkey, copy) or a lost completion fails its work queue
+ * (WQ_CATAS_ERROR). The syndrome is the RESP_ERR CQE's (0 when the CQ overran).
+ */
+static void raise_recv_error(struct swnic *nic, const struct swnic_qp *qp, uint8_t syndrome)
+{
+	uint8_t type = syndrome == OPENGDA_MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ? OGDA_DEVX_EVENT_WQ_INVAL_REQ_ERROR
+									       : OGDA_DEVX_EVENT_WQ_CATAS_ERROR;
+
+	swnic_event_raise(nic, SWNIC_EVOBJ_QP, qp->qpn, type, syndrome);
 }
 
 uint8_t swnic_resp_receive(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
 			   const struct swnic_mr *write_mr)
 {
 	struct recv_wqe w; /* about 5 KiB: the largest receive WQE the model accepts */
+	uint8_t verdict, old, syndrome = 0;
 	bool failed = false;
-	uint8_t verdict, old;
 
-	if (qp->srq == NULL && !qp->has_rq)
-		return SWNIC_RESP_NAK_INVALID_REQ; /* zero-length RQ: nothing can be received */
+	if (qp->srq == NULL && !qp->has_rq) {
+		/* Zero-length RQ: nothing can be received. The QP stays as it is, like other NAKs. */
+		swnic_event_raise(nic, SWNIC_EVOBJ_QP, qp->qpn, OGDA_DEVX_EVENT_WQ_INVAL_REQ_ERROR,
+				  OPENGDA_MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+		return SWNIC_RESP_NAK_INVALID_REQ;
+	}
 	if (qp->recv_cq == NULL) {
 		OGDA_LOG_ERR("%s qp 0x%x has a receive queue but no receive CQ", nic->name, qp->qpn);
 		return SWNIC_RESP_NAK_REMOTE_OP;
 	}
 	pthread_mutex_lock(&qp->lock);
-	verdict = receive_locked(nic, qp, req, write_mr, &w, &failed);
+	verdict = receive_locked(nic, qp, req, write_mr, &w, &failed, &syndrome);
 	old = failed ? qp_to_error_locked(qp) : PRM_QP_STATE_ERR;
 	pthread_mutex_unlock(&qp->lock);
-	if (old != PRM_QP_STATE_ERR)
+	if (old != PRM_QP_STATE_ERR) {
+		raise_recv_error(nic, qp, syndrome);
 		qp_error_flush(nic, qp, old);
+	}
 	return verdict;
 }
 

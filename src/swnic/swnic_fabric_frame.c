@@ -25,7 +25,8 @@ enum {
 	/* request */
 	OFF_OP = 24,
 	OFF_ATOMIC_SIZE = 25,
-	OFF_REQ_RSVD1 = 26,
+	OFF_REQ_FLAGS = 26,
+	OFF_REQ_RSVD1 = 27,
 	OFF_SRC_QPN = 28,
 	OFF_DST_QPN = 32,
 	OFF_PSN = 36,
@@ -75,6 +76,12 @@ static bool op_has_payload(uint8_t op)
 	return op >= SWNIC_REQ_WRITE && op <= SWNIC_REQ_SEND_IMM;
 }
 
+/* Ops that may carry the solicited-event bit: those that complete at the responder. */
+static bool op_may_solicit(uint8_t op)
+{
+	return op == SWNIC_REQ_WRITE_IMM || op == SWNIC_REQ_SEND || op == SWNIC_REQ_SEND_IMM;
+}
+
 uint32_t swnic_req_payload_len(const struct swnic_req *req)
 {
 	return (req != NULL && op_has_payload(req->op)) ? req->len : 0;
@@ -91,6 +98,9 @@ static doca_error_t check_req_fields(const struct swnic_req *req, uint64_t max_m
 			    req->dst_qpn);
 	if (req->psn > SWNIC_QPN_MASK)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, cap, "PSN 0x%x over 24 bits", req->psn);
+	if (req->solicited && !op_may_solicit(req->op))
+		return fail(DOCA_ERROR_INVALID_VALUE, why, cap, "solicited event on op %u (only SEND, SEND_IMM, WRITE_IMM)",
+			    req->op);
 	if (op_is_atomic(req->op)) {
 		/* Whether this op may use this size is the responder's verdict (INVALID_REQ NAK). */
 		if (req->atomic_size != 4 && req->atomic_size != 8)
@@ -151,6 +161,7 @@ doca_error_t swnic_frame_encode_req(uint64_t request_id, const struct swnic_req 
 	put_prefix(hdr, SWNIC_FRAME_REQ, SWNIC_FRAME_REQ_HDR_LEN, swnic_req_payload_len(req), request_id);
 	hdr[OFF_OP] = req->op;
 	hdr[OFF_ATOMIC_SIZE] = req->atomic_size;
+	hdr[OFF_REQ_FLAGS] = req->solicited ? SWNIC_FRAME_REQ_FLAG_SOLICITED : 0u;
 	ogda_store_be32(hdr + OFF_SRC_QPN, req->src_qpn);
 	ogda_store_be32(hdr + OFF_DST_QPN, req->dst_qpn);
 	ogda_store_be32(hdr + OFF_PSN, req->psn);
@@ -258,11 +269,13 @@ doca_error_t swnic_frame_decode_req(const uint8_t *buf, size_t len, uint64_t max
 	if (len < SWNIC_FRAME_REQ_HDR_LEN)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "truncated request header: %zu of %u bytes", len,
 			    SWNIC_FRAME_REQ_HDR_LEN);
-	if (ogda_load_be16(buf + OFF_REQ_RSVD1) != 0 || ogda_load_be32(buf + OFF_REQ_RSVD2) != 0)
-		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "reserved request fields not zero");
+	if ((buf[OFF_REQ_FLAGS] & ~SWNIC_FRAME_REQ_FLAG_SOLICITED) != 0 || buf[OFF_REQ_RSVD1] != 0 ||
+	    ogda_load_be32(buf + OFF_REQ_RSVD2) != 0)
+		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "undefined request flags or reserved fields not zero");
 	memset(&r, 0, sizeof(r));
 	r.op = buf[OFF_OP];
 	r.atomic_size = buf[OFF_ATOMIC_SIZE];
+	r.solicited = (buf[OFF_REQ_FLAGS] & SWNIC_FRAME_REQ_FLAG_SOLICITED) != 0;
 	r.src_qpn = ogda_load_be32(buf + OFF_SRC_QPN);
 	r.dst_qpn = ogda_load_be32(buf + OFF_DST_QPN);
 	r.psn = ogda_load_be32(buf + OFF_PSN);

@@ -14,7 +14,8 @@
  *     12 payload_len  bytes after the header
  *     16 request_id   chosen by the requester, echoed by the response
  *   Request (header_len 112)
- *     24 op (enum swnic_req_op)   25 atomic_size   26 reserved (0, 2 B)
+ *     24 op (enum swnic_req_op)   25 atomic_size   26 flags (bit 0: solicited event, SEND /
+ *     SEND_IMM / WRITE_IMM only; other bits 0)   27 reserved (0)
  *     28 src_qpn   32 dst_qpn   36 psn (24 bits each)   40 src_gid (16 B)
  *     56 raddr (8 B)   64 rkey   68 len   72 imm (the 4 bytes exactly as in the WQE)   76 reserved (0)
  *     80 swap_add   88 compare   96 swap_mask   104 compare_mask (8 B each)
@@ -43,6 +44,7 @@
 #define SWNIC_FRAME_RESP_HDR_LEN 40u
 #define SWNIC_FRAME_MAX_HDR_LEN SWNIC_FRAME_REQ_HDR_LEN
 #define SWNIC_FRAME_WHY_LEN 128u
+#define SWNIC_FRAME_REQ_FLAG_SOLICITED 0x01u /* request byte 26: the WQE had SE */
 
 enum swnic_frame_type {
 	SWNIC_FRAME_REQ = 1,
@@ -71,7 +73,8 @@ uint32_t swnic_req_payload_len(const struct swnic_req *req);
 /*
  * Checks a request as both ends see it: op known, atomic size 4 or 8 for atomics (which
  * sizes an op takes is the responder's verdict) and 0 for the rest, QPNs and PSN within
- * 24 bits, len <= max_msg (for atomics 0 or their size), payload present when len > 0. DOCA_ERROR_INVALID_VALUE or
+ * 24 bits, solicited only on SEND / SEND_IMM / WRITE_IMM, len <= max_msg (for atomics 0 or
+ * their size), payload present when len > 0. DOCA_ERROR_INVALID_VALUE or
  * DOCA_ERROR_TOO_BIG (len over max_msg), with the reason in why.
  */
 doca_error_t swnic_req_check(const struct swnic_req *req, uint64_t max_msg, char *why, size_t why_cap);

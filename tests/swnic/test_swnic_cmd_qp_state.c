@@ -140,9 +140,9 @@ static void port_2(struct prm_qpc_params *q)
 	q->primary_address_path.vhca_port_num = 2;
 }
 
-static void pkey_1(struct prm_qpc_params *q)
+static void pkey_beyond_table(struct prm_qpc_params *q)
 {
-	q->primary_address_path.pkey_index = 1;
+	q->primary_address_path.pkey_index = 128; /* the table has 128 entries */
 }
 
 static void atomic_16b(struct prm_qpc_params *q)
@@ -157,7 +157,7 @@ static void test_rst2init_required(void **state)
 
 	expect_refused(f, qpn, PRM_CMD_RST2INIT_QP, no_port, SWNIC_SYND_BAD_PORT);
 	expect_refused(f, qpn, PRM_CMD_RST2INIT_QP, port_2, SWNIC_SYND_BAD_PORT);
-	expect_refused(f, qpn, PRM_CMD_RST2INIT_QP, pkey_1, SWNIC_SYND_BAD_PKEY_INDEX);
+	expect_refused(f, qpn, PRM_CMD_RST2INIT_QP, pkey_beyond_table, SWNIC_SYND_BAD_PKEY_INDEX);
 	expect_refused(f, qpn, PRM_CMD_RST2INIT_QP, atomic_16b, SWNIC_SYND_BAD_ATOMIC_MODE);
 	assert_int_equal(cfx_transition(f, PRM_CMD_RST2INIT_QP, qpn, NULL), PRM_STATUS_OK);
 }
@@ -220,7 +220,7 @@ static void test_init2rtr_required(void **state)
 	expect_refused(f, qpn, PRM_CMD_INIT2RTR_QP, no_rgid, SWNIC_SYND_BAD_RGID);
 	expect_refused(f, qpn, PRM_CMD_INIT2RTR_QP, gid_index_1, SWNIC_SYND_BAD_GID_REF);
 	expect_refused(f, qpn, PRM_CMD_INIT2RTR_QP, port_2, SWNIC_SYND_BAD_PORT);
-	expect_refused(f, qpn, PRM_CMD_INIT2RTR_QP, pkey_1, SWNIC_SYND_BAD_PKEY_INDEX);
+	expect_refused(f, qpn, PRM_CMD_INIT2RTR_QP, pkey_beyond_table, SWNIC_SYND_BAD_PKEY_INDEX);
 	expect_refused(f, qpn, PRM_CMD_INIT2RTR_QP, rra_5, SWNIC_SYND_BAD_RA_MAX);
 	/* Nothing of the refused commands stuck. */
 	{

@@ -151,7 +151,7 @@ static void test_responder_cqe_bytes(void **state)
 	cq_fix_init(&c, 1, 64, false, false);
 	/* imm_be as carried: memory image 12 34 56 78. */
 	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_RESP_SEND_IMM, 0x300, 0x181, 5, 77,
-						 opengda_mlx5_htobe32(0x12345678)),
+						 opengda_mlx5_htobe32(0x12345678), false),
 			 DOCA_SUCCESS);
 	e = c.ring;
 	assert_int_equal(be32(e + 32), 0x181);
@@ -163,11 +163,19 @@ static void test_responder_cqe_bytes(void **state)
 	assert_int_equal(be32(e + 56), 0x300); /* no send opcode */
 	assert_int_equal(be16(e + 60), 5);
 	assert_int_equal(e[63], 0x30);
-	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_RESP_WR_IMM, 0x300, 0, 6, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_RESP_WR_IMM, 0x300, 0, 6, 0, 0, false),
+			 DOCA_SUCCESS);
 	assert_int_equal(c.ring[64 + 63], 0x10);
-	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_REQ, 0x300, 0, 6, 0, 0),
+	/* A solicited message: the SE bit (op_own bit 1) is set, here with owner 1 on the second pass. */
+	set_ci(&c, 2);
+	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_RESP_SEND, 0x300, 0, 7, 8, 0, true),
+			 DOCA_SUCCESS);
+	assert_int_equal(c.ring[63], 0x23);
+	assert_true(c.cq.sol_any);
+	assert_int_equal(c.cq.sol_index, 2);
+	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_REQ, 0x300, 0, 6, 0, 0, false),
 			 DOCA_ERROR_INVALID_VALUE);
-	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_RESIZE_CQ, 0x300, 0, 6, 0, 0),
+	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_RESIZE_CQ, 0x300, 0, 6, 0, 0, false),
 			 DOCA_ERROR_INVALID_VALUE);
 	cq_fix_fini(&c);
 }
@@ -259,7 +267,7 @@ static void test_overrun_detected(void **state)
 	/* Consuming afterwards does not revive it. */
 	set_ci(&c, 4);
 	assert_int_equal(swnic_cq_post_req(&c.cq, 0, 0x200, 0, 4, 0), DOCA_ERROR_FULL);
-	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_RESP_SEND, 0x200, 0, 0, 0, 0),
+	assert_int_equal(swnic_cq_post_responder(&c.cq, OPENGDA_MLX5_CQE_RESP_SEND, 0x200, 0, 0, 0, 0, false),
 			 DOCA_ERROR_FULL);
 	assert_int_equal(atomic_load(&c.cq.produced), 4);
 	cq_fix_fini(&c);

@@ -194,6 +194,7 @@ static void assert_req_equal(const struct swnic_req *a, const struct swnic_req *
 	assert_int_equal(a->rkey, b->rkey);
 	assert_int_equal(a->len, b->len);
 	assert_int_equal(a->imm, b->imm);
+	assert_int_equal(a->solicited, b->solicited);
 	assert_true(a->swap_add == b->swap_add);
 	assert_true(a->compare == b->compare);
 	assert_true(a->swap_mask == b->swap_mask);
@@ -226,6 +227,55 @@ static void frame_req_round_trip_every_op(void **state)
 			assert_null(f.req.payload);
 			assert_null(f.payload);
 		}
+	}
+}
+
+/* The solicited-event flag: byte 26 bit 0, only on the ops that complete at the responder. */
+static void frame_req_solicited_flag(void **state)
+{
+	static const uint8_t may[] = {SWNIC_REQ_WRITE_IMM, SWNIC_REQ_SEND, SWNIC_REQ_SEND_IMM};
+	static const uint8_t may_not[] = {SWNIC_REQ_WRITE, SWNIC_REQ_READ, SWNIC_REQ_ATOMIC_CS, SWNIC_REQ_ATOMIC_FA,
+					  SWNIC_REQ_MASKED_CS, SWNIC_REQ_MASKED_FA};
+	uint8_t buf[SWNIC_FRAME_REQ_HDR_LEN + 64];
+	char why[SWNIC_FRAME_WHY_LEN];
+	struct swnic_frame f;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(may); i++) {
+		struct swnic_req r = sample_req(may[i]);
+
+		r.solicited = true;
+		n = build_req_frame(&r, 3, buf);
+		assert_int_equal(buf[26], 0x01);
+		assert_int_equal(buf[27], 0x00);
+		assert_int_equal(swnic_frame_parse(buf, n, CAP, &f, why, sizeof(why)), DOCA_SUCCESS);
+		assert_true(f.req.solicited);
+		assert_req_equal(&f.req, &r);
+		/* Undefined flag bits and the reserved byte after the flags. */
+		buf[26] = 0x03;
+		assert_int_equal(swnic_frame_parse(buf, n, CAP, &f, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+		buf[26] = 0x01;
+		buf[27] = 0x01;
+		assert_int_equal(swnic_frame_parse(buf, n, CAP, &f, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+		/* Without the flag: byte 26 is 0 and the request is not solicited. */
+		r.solicited = false;
+		n = build_req_frame(&r, 3, buf);
+		assert_int_equal(buf[26], 0x00);
+		assert_int_equal(swnic_frame_parse(buf, n, CAP, &f, why, sizeof(why)), DOCA_SUCCESS);
+		assert_false(f.req.solicited);
+	}
+	for (i = 0; i < sizeof(may_not); i++) {
+		struct swnic_req r = sample_req(may_not[i]);
+		uint8_t hdr[SWNIC_FRAME_REQ_HDR_LEN];
+
+		n = build_req_frame(&r, 4, buf);
+		buf[26] = 0x01;
+		assert_int_equal(swnic_frame_parse(buf, n, CAP, &f, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+		assert_non_null(strstr(why, "solicited"));
+		r.solicited = true;
+		assert_int_equal(swnic_req_check(&r, CAP, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+		assert_int_equal(swnic_frame_encode_req(4, &r, CAP, hdr), DOCA_ERROR_INVALID_VALUE);
 	}
 }
 
@@ -558,6 +608,7 @@ int main(void)
 		cmocka_unit_test(frame_req_exact_bytes),
 		cmocka_unit_test(frame_resp_exact_bytes),
 		cmocka_unit_test(frame_req_round_trip_every_op),
+		cmocka_unit_test(frame_req_solicited_flag),
 		cmocka_unit_test(frame_resp_round_trip),
 		cmocka_unit_test(frame_rejects_header_defects),
 		cmocka_unit_test(frame_rejects_truncation_and_trailing_bytes),

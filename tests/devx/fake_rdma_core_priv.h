@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* State shared by the two halves of the fake: verbs (fake_rdma_core.c) and DevX (fake_rdma_core_devx.c). */
+#ifndef OGDA_TESTS_DEVX_FAKE_RDMA_CORE_PRIV_H_
+#define OGDA_TESTS_DEVX_FAKE_RDMA_CORE_PRIV_H_
+
+#include "fake_rdma_core.h"
+#include "swnic/swnic.h"
+
+#include <pthread.h>
+
+#define FAKE_MAX_CHANNELS 16
+#define FAKE_MAX_SUBS 64
+#define FAKE_MAX_PENDING 64
+#define FAKE_EQE_SIZE 64
+
+struct fake_ctx {
+	struct ibv_context pub;     /* first: what rdma-core hands out */
+	struct swnic *nic;
+	uint32_t flags;             /* mlx5dv_context_attr.flags at open */
+};
+
+struct fake_state {
+	pthread_mutex_t lock;
+	struct ogda_rdma_core table;
+	struct cmd_log log;
+	struct fake_rdma_core_counts counts;
+	struct fake_rdma_core_last last;
+	int fail_next;
+	bool old_kernel;
+	bool nc_dedicated;
+	int list_errno;
+	enum ibv_mtu max_mtu, active_mtu;
+	uint32_t next_dmabuf_id;
+	struct fake_channel *channels[FAKE_MAX_CHANNELS];
+};
+
+extern struct fake_state fake;
+
+/* True (and errno set) when an injected failure is due: the caller fails with it. */
+bool fake_take_failure(int *err);
+
+/* The kernel's errno for a failed command's status (mlx5 cmd_status_to_err). */
+int fake_status_errno(uint8_t status);
+
+void fake_count(int *counter, int delta);
+
+/* DevX half: fills the table's DevX entries. */
+void fake_devx_fill(struct ogda_mlx5dv *dv);
+/* Drops every subscription of a destroyed object. */
+void fake_devx_forget_obj(const struct mlx5dv_devx_obj *obj);
+
+#endif /* OGDA_TESTS_DEVX_FAKE_RDMA_CORE_PRIV_H_ */
