@@ -93,9 +93,10 @@ void verbs_qmem_release(struct verbs_qmem *mem)
 	memset(mem, 0, sizeof(*mem));
 }
 
-doca_error_t verbs_mem_write(void *dst, const void *src, size_t len)
+/* Copies len bytes when one side may be GPU memory (probe): directly, or through the CUDA driver. */
+static doca_error_t mem_copy(void *dst, const void *src, size_t len, const void *probe)
 {
-	if (swnic_mem_kind(dst, len) != OGDA_MEM_GPU) {
+	if (swnic_mem_kind(probe, len) != OGDA_MEM_GPU) {
 		memcpy(dst, src, len);
 		return DOCA_SUCCESS;
 	}
@@ -110,27 +111,16 @@ doca_error_t verbs_mem_write(void *dst, const void *src, size_t len)
 			return DOCA_SUCCESS;
 	}
 #endif
-	OGDA_LOG_ERR("cannot write %zu bytes to GPU memory at %p through the CUDA driver", len, dst);
+	OGDA_LOG_ERR("cannot copy %zu bytes of GPU memory at %p through the CUDA driver", len, probe);
 	return DOCA_ERROR_DRIVER;
+}
+
+doca_error_t verbs_mem_write(void *dst, const void *src, size_t len)
+{
+	return mem_copy(dst, src, len, dst);
 }
 
 doca_error_t verbs_mem_read(void *dst, const void *src, size_t len)
 {
-	if (swnic_mem_kind(src, len) != OGDA_MEM_GPU) {
-		memcpy(dst, src, len);
-		return DOCA_SUCCESS;
-	}
-#ifdef OGDA_HAVE_CUDA_H
-	{
-		const struct ogda_cuda_drv *drv = NULL;
-
-		if (ogda_cuda_drv_get(&drv) == DOCA_SUCCESS &&
-		    drv->memcpy_async((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, len, NULL) ==
-			    CUDA_SUCCESS &&
-		    drv->stream_synchronize(NULL) == CUDA_SUCCESS)
-			return DOCA_SUCCESS;
-	}
-#endif
-	OGDA_LOG_ERR("cannot read %zu bytes of GPU memory at %p through the CUDA driver", len, src);
-	return DOCA_ERROR_DRIVER;
+	return mem_copy(dst, src, len, src);
 }
