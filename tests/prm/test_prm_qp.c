@@ -516,7 +516,7 @@ static void test_value_too_wide(void **state)
 	}
 	assert_true(checked > 60);
 
-	/* The brief's example: log_sq_size = 16 in a 4-bit field, through CREATE_QP. */
+	/* An out-of-range value: log_sq_size = 16 in a 4-bit field, through CREATE_QP. */
 	{
 		struct prm_create_qp_params p;
 
