@@ -162,7 +162,7 @@ void verbs_bridge_pd_released(struct doca_verbs_context *ctx)
 	pthread_mutex_lock(&ctx->lock);
 	n = ctx->nobjs;
 	pthread_mutex_unlock(&ctx->lock);
-	if (n == 0 || (n == 1 && ctx->default_uar != NULL))
+	if (n == 0)
 		(void)doca_verbs_context_destroy(ctx);
 }
 

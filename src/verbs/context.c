@@ -41,6 +41,24 @@ void verbs_ctx_child_del(struct doca_verbs_context *ctx)
 	pthread_mutex_unlock(&ctx->lock);
 }
 
+doca_error_t verbs_uar_create_internal(struct doca_verbs_context *ctx, struct doca_verbs_uar **uar)
+{
+	/* Uncached: the library rings with 8-byte doorbells, never BlueFlame copies. */
+	doca_error_t err = doca_verbs_uar_create(ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_NONCACHE, uar);
+
+	if (err == DOCA_ERROR_NOT_SUPPORTED || err == DOCA_ERROR_DRIVER)
+		err = doca_verbs_uar_create(ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_BLUEFLAME, uar);
+	if (err == DOCA_SUCCESS)
+		verbs_ctx_child_del(ctx); /* part of another object, not a child the user destroys */
+	return err;
+}
+
+void verbs_uar_destroy_internal(struct doca_verbs_uar *uar)
+{
+	verbs_ctx_child_add(uar->ctx); /* taken back by the destroy */
+	(void)doca_verbs_uar_destroy(uar);
+}
+
 static doca_error_t query_cap(struct doca_verbs_context *ctx, uint16_t type, uint8_t *out)
 {
 	uint8_t in[PRM_QUERY_HCA_CAP_IN_SIZE];
@@ -199,20 +217,13 @@ doca_error_t doca_verbs_context_destroy(struct doca_verbs_context *verbs_context
 	n = ctx->nobjs;
 	unacked = ctx->async_unacked;
 	pthread_mutex_unlock(&ctx->lock);
-	/* The default UAR is the context's own child, released here. */
-	if (ctx->default_uar != NULL && n == 1 && atomic_load(&ctx->default_uar->users) == 0)
-		n = 0;
 	if (n != 0 || unacked != 0) {
 		OGDA_LOG_ERR("%s: context still has %u objects and %u unacknowledged async events; destroy them first",
-			     ctx->info.name, ctx->default_uar != NULL ? n - 1u : n, unacked);
+			     ctx->info.name, n, unacked);
 		return DOCA_ERROR_IN_USE;
 	}
-	if (ctx->default_uar != NULL) {
-		struct doca_verbs_uar *uar = ctx->default_uar;
-
-		ctx->default_uar = NULL;
-		(void)doca_verbs_uar_destroy(uar);
-	}
+	if (ctx->default_uar != NULL)
+		verbs_uar_destroy_internal(ctx->default_uar);
 	if (ctx->ibv_ctx != NULL)
 		verbs_bridge_forget_context(ctx);
 	context_free(ctx);
@@ -225,19 +236,17 @@ doca_error_t verbs_ctx_default_uar(struct doca_verbs_context *ctx, struct doca_v
 
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->default_uar == NULL) {
-		pthread_mutex_unlock(&ctx->lock);
 		struct doca_verbs_uar *u;
-		/* Uncached: the library rings with 8-byte doorbells, never BlueFlame copies. */
-		err = doca_verbs_uar_create(ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_NONCACHE, &u);
-		if (err == DOCA_ERROR_NOT_SUPPORTED || err == DOCA_ERROR_DRIVER)
-			err = doca_verbs_uar_create(ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_BLUEFLAME, &u);
+
+		pthread_mutex_unlock(&ctx->lock); /* creating takes ctx->lock */
+		err = verbs_uar_create_internal(ctx, &u);
 		pthread_mutex_lock(&ctx->lock);
 		if (err == DOCA_SUCCESS) {
 			if (ctx->default_uar == NULL) {
 				ctx->default_uar = u;
-			} else {
+			} else { /* another thread made it meanwhile */
 				pthread_mutex_unlock(&ctx->lock);
-				(void)doca_verbs_uar_destroy(u);
+				verbs_uar_destroy_internal(u);
 				pthread_mutex_lock(&ctx->lock);
 			}
 		}

@@ -141,11 +141,8 @@ doca_error_t doca_verbs_cq_create(struct doca_verbs_context *verbs_context, stru
 		cq->dbr = (uint32_t *)(void *)cq->dbr_mem.addr;
 		err = init_ring(cq);
 	}
-	if (err == DOCA_SUCCESS) {
-		static const uint32_t zero_dbr[2];
-
-		err = verbs_mem_write(cq->dbr, zero_dbr, sizeof(zero_dbr));
-	}
+	if (err == DOCA_SUCCESS)
+		err = verbs_dbr_clear(cq->dbr);
 	if (err == DOCA_SUCCESS) {
 		if (cq->attr.uar != NULL)
 			cq->uar = cq->attr.uar;

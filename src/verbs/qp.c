@@ -143,15 +143,6 @@ static void qp_size(struct doca_verbs_qp *qp)
 	}
 }
 
-static uint32_t log2u(uint32_t v)
-{
-	uint32_t l = 0;
-
-	while ((1u << l) < v)
-		l++;
-	return l;
-}
-
 static doca_error_t qp_create_cmd(struct doca_verbs_qp *qp)
 {
 	struct doca_verbs_context *ctx = qp->ctx;
@@ -173,7 +164,7 @@ static doca_error_t qp_create_cmd(struct doca_verbs_qp *qp)
 				      ? PRM_QP_SEND_DBR_NO_DBR_EXT
 				      : PRM_QP_SEND_DBR_VALID;
 	if (qp->sq != NULL) {
-		p.qpc.log_sq_size = (uint8_t)log2u(qp->sq_wqebbs);
+		p.qpc.log_sq_size = (uint8_t)verbs_log2_ceil(qp->sq_wqebbs);
 		p.qpc.cqn_snd = a->send_cq->cqn;
 	} else {
 		p.qpc.no_sq = 1;
@@ -184,8 +175,8 @@ static doca_error_t qp_create_cmd(struct doca_verbs_qp *qp)
 		p.qpc.cqn_rcv = a->receive_cq->cqn;
 	} else if (qp->rq != NULL) {
 		p.qpc.rq_type = PRM_QP_RQ_REGULAR;
-		p.qpc.log_rq_size = (uint8_t)log2u(qp->rq_wqes);
-		p.qpc.log_rq_stride = (uint8_t)(log2u(qp->rq_stride) - 4u);
+		p.qpc.log_rq_size = (uint8_t)verbs_log2_ceil(qp->rq_wqes);
+		p.qpc.log_rq_stride = (uint8_t)(verbs_log2_ceil(qp->rq_stride) - 4u);
 		p.qpc.cqn_rcv = a->receive_cq->cqn;
 	} else {
 		p.qpc.rq_type = PRM_QP_RQ_ZERO_LEN;
@@ -237,10 +228,8 @@ static void qp_free(struct doca_verbs_qp *qp)
 	verbs_qmem_release(&qp->dbr_mem);
 	if (qp->uar != NULL)
 		atomic_fetch_sub(&qp->uar->users, 1);
-	if (qp->own_uar != NULL) {
-		verbs_ctx_child_add(qp->ctx); /* undone by the destroy */
-		(void)doca_verbs_uar_destroy(qp->own_uar);
-	}
+	if (qp->own_uar != NULL)
+		verbs_uar_destroy_internal(qp->own_uar);
 	if (qp->linked) {
 		if (a->send_cq != NULL && qp->sq != NULL)
 			verbs_cq_unlink_qp(a->send_cq, qp);
@@ -262,7 +251,6 @@ static doca_error_t qp_place(struct doca_verbs_qp *qp)
 	struct doca_verbs_qp_init_attr *a = &qp->init;
 	size_t rq_bytes = (size_t)qp->rq_wqes * qp->rq_stride;
 	size_t sq_bytes = (size_t)qp->sq_wqebbs * WQEBB;
-	static const uint32_t zero_dbr[2];
 	doca_error_t err;
 
 	err = verbs_qmem_place(qp->ctx, a->umem, a->umem_offset, rq_bytes + sq_bytes, WQEBB, "QP work queue",
@@ -276,7 +264,7 @@ static doca_error_t qp_place(struct doca_verbs_qp *qp)
 	if (err != DOCA_SUCCESS)
 		return err;
 	qp->dbr = (uint32_t *)(void *)qp->dbr_mem.addr;
-	return verbs_mem_write(qp->dbr, zero_dbr, sizeof(zero_dbr));
+	return verbs_dbr_clear(qp->dbr);
 }
 
 /* Takes the references a live QP holds (undone by qp_free). */
@@ -307,15 +295,11 @@ static bool qp_dbr_less(const struct doca_verbs_qp *qp)
  */
 static doca_error_t own_uar(struct doca_verbs_qp *qp)
 {
-	doca_error_t err = doca_verbs_uar_create(qp->ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_NONCACHE, &qp->own_uar);
+	doca_error_t err = verbs_uar_create_internal(qp->ctx, &qp->own_uar);
 
-	if (err == DOCA_ERROR_NOT_SUPPORTED || err == DOCA_ERROR_DRIVER)
-		err = doca_verbs_uar_create(qp->ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_BLUEFLAME, &qp->own_uar);
-	if (err != DOCA_SUCCESS)
-		return err;
-	verbs_ctx_child_del(qp->ctx); /* part of the QP, not a child the user destroys */
-	qp->uar = qp->own_uar;
-	return DOCA_SUCCESS;
+	if (err == DOCA_SUCCESS)
+		qp->uar = qp->own_uar;
+	return err;
 }
 
 doca_error_t doca_verbs_qp_create(struct doca_verbs_context *verbs_context,

@@ -96,15 +96,6 @@ static doca_error_t check_mask(const struct doca_verbs_qp *qp, const struct tran
 	return DOCA_SUCCESS;
 }
 
-static uint8_t log2_roundup(uint8_t v)
-{
-	uint8_t l = 0;
-
-	while ((1u << l) < v)
-		l++;
-	return l;
-}
-
 /* RoCE v2 UDP source port: spread connections over the device's range (ECMP entropy). */
 static uint16_t udp_sport(const struct doca_verbs_qp *qp, uint32_t dest_qpn)
 {
@@ -190,8 +181,8 @@ static doca_error_t compose(const struct doca_verbs_qp *qp, const struct doca_ve
 	ads->ack_timeout = (uint8_t)cur->ack_timeout;
 	q->retry_count = (uint8_t)cur->retry_cnt;
 	q->rnr_retry = (uint8_t)cur->rnr_retry;
-	q->log_sra_max = log2_roundup(cur->max_rd_atomic);
-	q->log_rra_max = log2_roundup(cur->max_dest_rd_atomic);
+	q->log_sra_max = (uint8_t)verbs_log2_ceil(cur->max_rd_atomic);
+	q->log_rra_max = (uint8_t)verbs_log2_ceil(cur->max_dest_rd_atomic);
 	if (q->atomic_mode > ctx->caps.gen.atomic * DOCA_VERBS_QP_ATOMIC_MODE_UP_TO_256BYTES) {
 		OGDA_LOG_ERR("%s: QP 0x%x: the device has no atomics", ctx->info.name, qp->qpn);
 		return DOCA_ERROR_NOT_SUPPORTED;
@@ -214,9 +205,6 @@ static doca_error_t compose(const struct doca_verbs_qp *qp, const struct doca_ve
 		if (err != DOCA_SUCCESS)
 			return err;
 	}
-	ads->ack_timeout = (uint8_t)cur->ack_timeout;
-	ads->pkey_index = cur->pkey_index;
-	ads->vhca_port_num = (uint8_t)cur->port_num;
 	/* Optional attributes given in the mask (the device ignores optional fields not flagged). */
 	if (mask & A(ALLOW_REMOTE_WRITE))
 		p->opt_param_mask |= PRM_QP_OPTPAR_RWE;
@@ -300,12 +288,10 @@ static doca_error_t run_transition(struct doca_verbs_qp *qp, struct prm_modify_q
 /* Back to RST: the rings restart from index 0, as after creation. */
 static void reset_tracking(struct doca_verbs_qp *qp)
 {
-	static const uint32_t zero_dbr[2];
-
 	qp->sq_pi = qp->sq_ci = 0;
 	qp->rq_pi = qp->rq_ci = 0;
 	qp->bf_offset = 0;
-	(void)verbs_mem_write(qp->dbr, zero_dbr, sizeof(zero_dbr));
+	(void)verbs_dbr_clear(qp->dbr);
 }
 
 doca_error_t doca_verbs_qp_modify(struct doca_verbs_qp *verbs_qp, struct doca_verbs_qp_attr *verbs_qp_attr, int attr_mask)

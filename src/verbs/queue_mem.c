@@ -124,3 +124,18 @@ doca_error_t verbs_mem_read(void *dst, const void *src, size_t len)
 {
 	return mem_copy(dst, src, len, src);
 }
+
+doca_error_t verbs_dbr_clear(uint32_t *dbr)
+{
+	static const uint32_t zero[2];
+
+	return verbs_mem_write(dbr, zero, sizeof(zero));
+}
+
+uint32_t verbs_log2_ceil(uint32_t v)
+{
+	uint32_t log = 0;
+
+	(void)verbs_roundup_pow2(v, &log);
+	return log;
+}

@@ -34,15 +34,6 @@ static doca_error_t srq_check(struct doca_verbs_context *ctx, const struct doca_
 	return DOCA_SUCCESS;
 }
 
-static uint8_t log2u(uint32_t v)
-{
-	uint8_t l = 0;
-
-	while ((1u << l) < v)
-		l++;
-	return l;
-}
-
 static doca_error_t srq_create_cmd(struct doca_verbs_srq *srq)
 {
 	struct doca_verbs_context *ctx = srq->ctx;
@@ -56,8 +47,8 @@ static doca_error_t srq_create_cmd(struct doca_verbs_srq *srq)
 	p.rmpc.state = PRM_RMP_STATE_RDY;
 	wq->wq_type = srq->init.type == DOCA_VERBS_SRQ_TYPE_LINKED_LIST ? PRM_WQ_TYPE_LINKED_LIST : PRM_WQ_TYPE_CYCLIC;
 	wq->pd = srq->init.pd->pdn;
-	wq->log_wq_stride = log2u(srq->stride);
-	wq->log_wq_sz = log2u(srq->nwqe);
+	wq->log_wq_stride = (uint8_t)verbs_log2_ceil(srq->stride);
+	wq->log_wq_sz = (uint8_t)verbs_log2_ceil(srq->nwqe);
 	wq->dbr_umem_valid = 1;
 	wq->dbr_umem_id = srq->dbr_mem.umem->id;
 	wq->dbr_addr = srq->dbr_mem.offset;
@@ -92,7 +83,6 @@ doca_error_t doca_verbs_srq_create(struct doca_verbs_context *verbs_context,
 {
 	struct doca_verbs_context *ctx = verbs_context;
 	struct doca_verbs_srq *srq;
-	static const uint32_t zero_dbr[2];
 	uint32_t log, wqe_bytes;
 	doca_error_t err;
 
@@ -122,7 +112,7 @@ doca_error_t doca_verbs_srq_create(struct doca_verbs_context *verbs_context,
 	if (err == DOCA_SUCCESS) {
 		srq->ring = srq->wq_mem.addr;
 		srq->dbr = (uint32_t *)(void *)srq->dbr_mem.addr;
-		err = verbs_mem_write(srq->dbr, zero_dbr, sizeof(zero_dbr));
+		err = verbs_dbr_clear(srq->dbr);
 	}
 	if (err == DOCA_SUCCESS)
 		err = srq_create_cmd(srq);

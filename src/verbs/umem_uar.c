@@ -167,10 +167,6 @@ doca_error_t doca_verbs_uar_destroy(struct doca_verbs_uar *uar)
 		OGDA_LOG_ERR("uar must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (uar == uar->ctx->default_uar) {
-		OGDA_LOG_ERR("%s: this UAR belongs to the context (it goes with the context)", uar->ctx->info.name);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
 	users = atomic_load(&uar->users);
 	if (users != 0) {
 		OGDA_LOG_ERR("%s: UAR page 0x%x is still used by %u CQs or QPs", uar->ctx->info.name, uar->info.page_id,

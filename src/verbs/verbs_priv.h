@@ -114,6 +114,13 @@ void verbs_bridge_pd_released(struct doca_verbs_context *ctx);
 void verbs_ctx_child_add(struct doca_verbs_context *ctx);
 void verbs_ctx_child_del(struct doca_verbs_context *ctx);
 
+/*
+ * UAR pages the library makes itself (the default one, a DBR-less QP's own): uncached when
+ * the device has them, else BlueFlame; not counted as children of the context.
+ */
+doca_error_t verbs_uar_create_internal(struct doca_verbs_context *ctx, struct doca_verbs_uar **uar);
+void verbs_uar_destroy_internal(struct doca_verbs_uar *uar);
+
 /* The context's default UAR (created on first use; counted as a user by the caller). */
 doca_error_t verbs_ctx_default_uar(struct doca_verbs_context *ctx, struct doca_verbs_uar **uar);
 
@@ -170,6 +177,10 @@ struct verbs_qmem {
  */
 doca_error_t verbs_qmem_place(struct doca_verbs_context *ctx, struct doca_verbs_umem *ext, uint64_t ext_offset,
 			      size_t len, size_t align, const char *what, struct verbs_qmem *mem);
+/* Zeroes a QP / CQ / SRQ doorbell record (two 32-bit words, host or GPU memory). */
+doca_error_t verbs_dbr_clear(uint32_t *dbr);
+/* log2 of the smallest power of two >= v (0 for v <= 1). */
+uint32_t verbs_log2_ceil(uint32_t v);
 /* Copies host bytes to queue memory, which may be GPU memory (written through the CUDA driver). */
 doca_error_t verbs_mem_write(void *dst, const void *src, size_t len);
 /* Copies queue memory (host or GPU) to host bytes. */
