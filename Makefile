@@ -24,7 +24,7 @@ build: configure
 
 # The CPU suite; tests labelled gpu need a GPU and run with: ctest --test-dir build -L gpu
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -LE gpu
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -LE '^gpu$$'
 
 demo: build
 	$(BUILD_DIR)/bin/opengda-info

@@ -34,6 +34,16 @@ static void drv_load(void)
 		{"cuStreamSynchronize", (void **)&drv.stream_synchronize, false},
 		{"cuMemcpyAsync", (void **)&drv.memcpy_async, false},
 		{"cuPointerGetAttribute", (void **)&drv.pointer_get_attribute, false},
+		{"cuDeviceGetByPCIBusId", (void **)&drv.device_get_by_pci_bus_id, false},
+		{"cuDevicePrimaryCtxRelease_v2", (void **)&drv.device_primary_ctx_release, false},
+		{"cuMemAlloc_v2", (void **)&drv.mem_alloc, false},
+		{"cuMemFree_v2", (void **)&drv.mem_free, false},
+		{"cuPointerSetAttribute", (void **)&drv.pointer_set_attribute, false},
+		{"cuMemHostRegister_v2", (void **)&drv.mem_host_register, false},
+		{"cuMemHostUnregister", (void **)&drv.mem_host_unregister, false},
+		{"cuMemHostGetDevicePointer_v2", (void **)&drv.mem_host_get_device_pointer, false},
+		{"cuMemsetD8Async", (void **)&drv.memset_d8_async, false},
+		{"cuMemGetHandleForAddressRange", (void **)&drv.mem_get_handle_for_address_range, true},
 	};
 	struct ogda_runtime_lib_info info;
 	const char *name = NULL;

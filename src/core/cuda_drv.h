@@ -38,6 +38,19 @@ struct ogda_cuda_drv {
 	CUresult (*memcpy_async)(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream);
 	/* Software NIC memory kind detection (swnic_mem.c): MEMORY_TYPE and IS_MANAGED. */
 	CUresult (*pointer_get_attribute)(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);
+	/* GPU handle, memory and doorbell mapping (src/gpunetio/gpu*.c). */
+	CUresult (*device_get_by_pci_bus_id)(CUdevice *dev, const char *pci_bus_id);
+	CUresult (*device_primary_ctx_release)(CUdevice dev);
+	CUresult (*mem_alloc)(CUdeviceptr *dptr, size_t bytes);
+	CUresult (*mem_free)(CUdeviceptr dptr);
+	CUresult (*pointer_set_attribute)(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr);
+	CUresult (*mem_host_register)(void *p, size_t bytes, unsigned int flags);
+	CUresult (*mem_host_unregister)(void *p);
+	CUresult (*mem_host_get_device_pointer)(CUdeviceptr *dptr, void *p, unsigned int flags);
+	CUresult (*memset_d8_async)(CUdeviceptr dst, unsigned char value, size_t n, CUstream stream);
+	/* Optional (drivers from CUDA 11.7 on): NULL when the driver lacks it. */
+	CUresult (*mem_get_handle_for_address_range)(void *handle, CUdeviceptr dptr, size_t size,
+						     CUmemRangeHandleType type, unsigned long long flags);
 };
 
 /*

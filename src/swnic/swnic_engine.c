@@ -115,6 +115,26 @@ static bool dbr_valid_mode(const struct swnic_qp *qp)
 	return qp->send_dbr_mode == PRM_QP_SEND_DBR_VALID && qp->dbr != NULL;
 }
 
+/*
+ * A register still holding this QP's last ring before a rewind would hide the producer's first
+ * ring after it when the two are equal (rings are seen as changes). The model therefore replaces
+ * such a value with a neutral ring (index 0, this QPN) that moves nothing; a CAS leaves a ring
+ * another QP wrote meanwhile in place (it is then a change, seen as usual). Returns the value the
+ * register holds for the rewind to record as seen.
+ */
+static uint64_t neutralise_db(const struct swnic_qp *qp, uint32_t slot)
+{
+	uint64_t *reg = (uint64_t *)(void *)(qp->uar->page + db_offset[slot]);
+	uint64_t cur = __atomic_load_n(reg, __ATOMIC_ACQUIRE), before = cur;
+	uint64_t neutral = opengda_mlx5_qp_uar_db_value(0, qp->qpn);
+
+	if ((opengda_mlx5_be32toh(opengda_mlx5_second_word(cur)) >> 8) != qp->qpn || cur == neutral)
+		return cur;
+	if (__atomic_compare_exchange_n(reg, &cur, neutral, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return neutral;
+	return before;
+}
+
 /* Current doorbell contents: what a rewind sets the queue to. */
 static void capture_rewind(const struct swnic_qp *qp, struct rewind *rw)
 {
@@ -126,7 +146,7 @@ static void capture_rewind(const struct swnic_qp *qp, struct rewind *rw)
 									   memory_order_acquire)) &
 				    OPENGDA_MLX5_QP_DBR_MASK);
 	for (k = 0; k < DB_SLOTS; k++)
-		rw->db[k] = qp_has_sq(qp) ? load_db(qp, k) : 0;
+		rw->db[k] = qp_has_sq(qp) ? neutralise_db(qp, k) : 0;
 }
 
 /*

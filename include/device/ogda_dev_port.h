@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file ogda_dev_port.h
+ * @brief The few primitives the device data path needs, for CUDA and for host threads.
+ *
+ * The data path (ogda_dev_*.h) is plain C written against these: atomics at a sharing scope,
+ * acquire/release accesses, fences named by intent, the doorbell store, a clock and a polite spin.
+ * Under nvcc they are PTX (device functions); in a C11 host build they are GCC __atomic builtins,
+ * which ThreadSanitizer understands, so the host-thread tests check the same ordering argument.
+ *
+ * Sharing scopes are DOCA's resource sharing modes: EXCLUSIVE (0) needs no atomics, CTA (1) uses
+ * block-scope atomics, GPU (2) device-scope ones. Memory the NIC reads or writes is ordered with
+ * system-scope fences.
+ *
+ * device-code: yes
+ */
+#ifndef OGDA_DEV_PORT_H
+#define OGDA_DEV_PORT_H
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define OGDA_DEV_FN static __device__ __forceinline__
+#else
+#include <sched.h>
+#include <time.h>
+#define OGDA_DEV_FN static inline
+#endif
+
+/** Sharing scopes, equal to enum doca_gpu_dev_verbs_resource_sharing_mode. */
+#define OGDA_DEV_SHARE_EXCLUSIVE 0
+#define OGDA_DEV_SHARE_CTA 1
+#define OGDA_DEV_SHARE_GPU 2
+
+#if defined(__CUDACC__)
+#define OGDA_DEV_LIKELY(x) __builtin_expect(!!(x), 1)
+#define OGDA_DEV_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define OGDA_DEV_LIKELY(x) __builtin_expect(!!(x), 1)
+#define OGDA_DEV_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#endif
+
+/* ---- loads and stores ------------------------------------------------------------------------ */
+
+/** Plain-but-not-cached load of a word other threads change (relaxed). */
+OGDA_DEV_FN uint64_t ogda_dev_load_relaxed_u64(const uint64_t *p)
+{
+#if defined(__CUDACC__)
+	return *(const volatile uint64_t *)p;
+#else
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
+/** Acquire load at the sharing scope: what the publisher wrote before its release is visible. */
+OGDA_DEV_FN uint64_t ogda_dev_load_acquire_u64(const uint64_t *p, int sharing)
+{
+#if defined(__CUDACC__)
+	uint64_t v;
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("ld.acquire.cta.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	else
+		asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+#else
+	(void)sharing;
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+/** Release store at the sharing scope. */
+OGDA_DEV_FN void ogda_dev_store_release_u64(uint64_t *p, uint64_t v, int sharing)
+{
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("st.release.cta.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+	else
+		asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+	(void)sharing;
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+/** Relaxed store of a word other threads read. */
+OGDA_DEV_FN void ogda_dev_store_relaxed_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDACC__)
+	*(volatile uint64_t *)p = v;
+#else
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/** Load of a word the NIC writes (a CQE), relaxed at system scope; pair with ogda_dev_fence_nic_acquire(). */
+OGDA_DEV_FN uint32_t ogda_dev_load_nic_u32(const void *p)
+{
+#if defined(__CUDACC__)
+	uint32_t v;
+	asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+#else
+	return __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+/** Store of a word the NIC reads (doorbell record), relaxed at system scope. */
+OGDA_DEV_FN void ogda_dev_store_nic_u32(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDACC__)
+	asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#else
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+/** The doorbell: one 8-byte store to the NIC's register (MMIO on a ConnectX). */
+OGDA_DEV_FN void ogda_dev_store_doorbell_u64(uint64_t *reg, uint64_t v)
+{
+#if defined(__CUDACC__)
+	asm volatile("st.mmio.relaxed.sys.global.b64 [%0], %1;" ::"l"(reg), "l"(v) : "memory");
+#else
+	__atomic_store_n(reg, v, __ATOMIC_RELEASE);
+#endif
+}
+
+/* ---- atomics --------------------------------------------------------------------------------- */
+
+/** Fetch-and-add at the sharing scope; EXCLUSIVE is a plain read-modify-write. */
+OGDA_DEV_FN uint64_t ogda_dev_atomic_add_u64(uint64_t *p, uint64_t v, int sharing)
+{
+	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
+		uint64_t old = ogda_dev_load_relaxed_u64(p);
+		ogda_dev_store_relaxed_u64(p, old + v);
+		return old;
+	}
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		return (uint64_t)atomicAdd_block((unsigned long long *)p, (unsigned long long)v);
+	return (uint64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+#else
+	return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
+#endif
+}
+
+/** Fetch-and-max at the sharing scope. */
+OGDA_DEV_FN uint64_t ogda_dev_atomic_max_u64(uint64_t *p, uint64_t v, int sharing)
+{
+	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
+		uint64_t old = ogda_dev_load_relaxed_u64(p);
+		if (v > old)
+			ogda_dev_store_relaxed_u64(p, v);
+		return old;
+	}
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		return (uint64_t)atomicMax_block((unsigned long long *)p, (unsigned long long)v);
+	return (uint64_t)atomicMax((unsigned long long *)p, (unsigned long long)v);
+#else
+	uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+	while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		;
+	return old;
+#endif
+}
+
+/** Fetch-and-max on a word a CPU thread reads (the proxy mailbox), system scope. */
+OGDA_DEV_FN void ogda_dev_atomic_max_sys_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDACC__)
+	atomicMax_system((unsigned long long *)p, (unsigned long long)v);
+#else
+	uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+	while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+#endif
+}
+
+/** Compare-and-swap at the sharing scope (acq_rel); returns the value found. */
+OGDA_DEV_FN uint64_t ogda_dev_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired, int sharing)
+{
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		return (uint64_t)atomicCAS_block((unsigned long long *)p, (unsigned long long)expected,
+						 (unsigned long long)desired);
+	return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected, (unsigned long long)desired);
+#else
+	(void)sharing;
+	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	return expected;
+#endif
+}
+
+/** Takes @p lock if free (acquire); never waits. Returns 1 when taken. */
+OGDA_DEV_FN int ogda_dev_try_lock(int *lock, int sharing)
+{
+#if defined(__CUDACC__)
+	int got;
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		got = atomicCAS_block(lock, 0, 1) == 0;
+	else
+		got = atomicCAS(lock, 0, 1) == 0;
+	if (got)
+		__threadfence();
+	return got;
+#else
+	int expected = 0;
+	(void)sharing;
+	return __atomic_compare_exchange_n(lock, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+#endif
+}
+
+/** Releases a lock taken with ogda_dev_try_lock() (release). */
+OGDA_DEV_FN void ogda_dev_unlock(int *lock, int sharing)
+{
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("st.release.cta.global.u32 [%0], %1;" ::"l"(lock), "r"(0) : "memory");
+	else
+		asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(lock), "r"(0) : "memory");
+#else
+	(void)sharing;
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+#endif
+}
+
+/* ---- fences, named by intent ----------------------------------------------------------------- */
+
+/**
+ * Between publishing and checking in the shared-QP protocol (a store, then a load of another
+ * word): sequentially consistent at the sharing scope, so of two threads doing "store A; fence;
+ * load B" and "store B; fence; load A" at least one sees the other's store.
+ */
+OGDA_DEV_FN void ogda_dev_fence_handoff(int sharing)
+{
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("fence.sc.cta;" ::: "memory");
+	else if (sharing == OGDA_DEV_SHARE_GPU)
+		asm volatile("fence.sc.gpu;" ::: "memory");
+#else
+	if (sharing != OGDA_DEV_SHARE_EXCLUSIVE)
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/** Before a doorbell record or doorbell: every WQE store observed so far reaches the NIC first. */
+OGDA_DEV_FN void ogda_dev_fence_nic_release(void)
+{
+#if defined(__CUDACC__)
+	asm volatile("fence.acq_rel.sys;" ::: "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+#endif
+}
+
+/** After seeing a CQE: the NIC's data and the CQE's other fields are read after it. */
+OGDA_DEV_FN void ogda_dev_fence_nic_acquire(void)
+{
+#if defined(__CUDACC__)
+	asm volatile("fence.acq_rel.sys;" ::: "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+}
+
+/* ---- time and spinning ----------------------------------------------------------------------- */
+
+/** Nanoseconds from a free-running clock (globaltimer on the GPU). */
+OGDA_DEV_FN uint64_t ogda_dev_now_ns(void)
+{
+#if defined(__CUDACC__)
+	uint64_t t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+#else
+	struct timespec ts;
+	timespec_get(&ts, TIME_UTC);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+/** One turn of a wait loop. Host threads yield: the software NIC needs the CPU to make progress. */
+OGDA_DEV_FN void ogda_dev_spin_pause(void)
+{
+#if defined(__CUDACC__)
+#if __CUDA_ARCH__ >= 700
+	__nanosleep(32);
+#endif
+#else
+	sched_yield();
+#endif
+}
+
+/** Deadline for a wait of @p timeout_ns (0: none). */
+OGDA_DEV_FN uint64_t ogda_dev_deadline(uint64_t timeout_ns)
+{
+	return timeout_ns == 0 ? 0 : ogda_dev_now_ns() + timeout_ns;
+}
+
+/** Whether @p deadline (from ogda_dev_deadline) has passed. */
+OGDA_DEV_FN int ogda_dev_expired(uint64_t deadline)
+{
+	return deadline != 0 && ogda_dev_now_ns() > deadline;
+}
+
+#endif /* OGDA_DEV_PORT_H */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file opengda_gpunetio.h
+ * @brief OpenGDA extensions of the GPUNetIO host API (functions DOCA does not define).
+ */
+#ifndef OPENGDA_GPUNETIO_H
+#define OPENGDA_GPUNETIO_H
+
+#include "doca_gpunetio.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @brief A handle whose "GPU" is the host CPU: the device data path runs on host threads.
+ *
+ * doca_gpu_mem_alloc() returns host memory (GPU and CPU pointers equal) for every type, exports
+ * place device QPs in host memory and doorbells are written from the CPU. Works without a CUDA
+ * driver; this is how tests and examples run on machines without a GPU.
+ *
+ * @return DOCA_ERROR_INVALID_VALUE for NULL, DOCA_ERROR_NO_MEMORY.
+ */
+doca_error_t opengda_gpu_create_host(struct doca_gpu **gpu_dev);
+
+/** What doca_gpu_create() found out about a GPU. */
+struct opengda_gpu_info {
+	bool is_host;               /**< A host handle (opengda_gpu_create_host()). */
+	int ordinal;                /**< CUDA device ordinal; -1 for a host handle. */
+	char name[96];              /**< Device name ("host" for a host handle). */
+	char pci_bus_id[32];        /**< Normalised PCIe address ("" for a host handle). */
+	int cc_major;               /**< Compute capability, major (0 for a host handle). */
+	int cc_minor;               /**< Compute capability, minor. */
+	bool dmabuf_supported;      /**< CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED. */
+	bool rdma_writes_ordered;   /**< GPUDirect RDMA writes are ordered to the GPU's own scope or wider. */
+	bool gdrcopy;               /**< GDRCopy (libgdrapi.so.2 and /dev/gdrdrv) is usable. */
+	size_t total_mem;           /**< Device memory in bytes. */
+};
+
+/** @brief Fills @p info for @p gpu_dev. @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t opengda_gpu_get_info(const struct doca_gpu *gpu_dev, struct opengda_gpu_info *info);
+
+/**
+ * @brief Bounds every wait of device code on @p qp (poll_cq_at, wait, get_wait, slot availability):
+ *        after @p timeout_ns nanoseconds it returns -ETIMEDOUT instead of waiting on. 0 (the
+ *        default) waits for ever, as DOCA does. Applies to device views obtained afterwards
+ *        (call it before doca_gpu_verbs_get_qp_dev() or export_multi_qps_dev()).
+ * @return DOCA_ERROR_INVALID_VALUE for NULL.
+ */
+doca_error_t opengda_gpu_verbs_qp_set_wait_timeout(struct doca_gpu_verbs_qp *qp, uint64_t timeout_ns);
+
+/** @brief The handler an exported QP uses (AUTO resolved). @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t opengda_gpu_verbs_qp_get_nic_handler(const struct doca_gpu_verbs_qp *qp,
+						  enum doca_gpu_dev_verbs_nic_handler *nic_handler);
+
+/** @brief The DOCA Verbs QP behind an exported QP. @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t opengda_gpu_verbs_qp_get_verbs_qp(const struct doca_gpu_verbs_qp *qp, struct doca_verbs_qp **verbs_qp);
+
+/**
+ * @brief Whether the library started a proxy service for @p qp itself (AUTO fell back to the CPU
+ *        proxy, or NO_DBR_SW_EMULATED). Such a service stops when the QP is unexported.
+ */
+doca_error_t opengda_gpu_verbs_qp_has_own_service(const struct doca_gpu_verbs_qp *qp, bool *has_service);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENGDA_GPUNETIO_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The GPU handle and the services the rest of src/gpunetio builds on: GPU memory, making host
+ * memory reachable from the GPU, copies to and from device memory. A handle is either a CUDA
+ * device (through the driver API, src/core/cuda_drv.h) or the host CPU (opengda_gpu_create_host):
+ * every function here works for both, so the export and proxy code has no host/GPU branches of
+ * its own beyond what these helpers hide.
+ */
+#ifndef OGDA_GPUNETIO_PRIV_H_
+#define OGDA_GPUNETIO_PRIV_H_
+
+#include "doca_gpunetio.h"
+#include "opengda_gpunetio.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ogda_gpu_alloc;   /* one doca_gpu_mem_alloc() allocation (gpu_mem.c) */
+struct ogda_gpu_hostmap; /* one host range mapped for the GPU (gpu_hostmap.c) */
+
+struct doca_gpu {
+	struct opengda_gpu_info info; /* info.is_host: the host-thread handle */
+	int ordinal;                  /* CUDA ordinal, -1 for host */
+	int cu_device;                /* CUdevice */
+	void *cu_ctx;                 /* CUcontext: the device's primary context, retained */
+	void *cu_stream;              /* CUstream: non-blocking, for copies (never waits behind kernels) */
+	pthread_mutex_t lock;         /* guards the lists and counters below */
+	struct ogda_gpu_alloc *allocs;
+	struct ogda_gpu_hostmap *hostmaps;
+	uint32_t nexports;            /* exported QPs and multi-QP arrays still alive */
+};
+
+/* Makes the handle's CUDA context current on the calling thread (no-op for host). */
+doca_error_t ogda_gpu_ctx_enter(const struct doca_gpu *gpu);
+
+/*
+ * Makes [addr, addr+len) of host memory reachable by the handle's threads and returns the address
+ * they use. GPU: page-rounded cuMemHostRegister(PORTABLE | DEVICEMAP), reference-counted per range
+ * (a range inside an already mapped one reuses it). Host handle: *dev_addr = addr.
+ */
+doca_error_t ogda_gpu_map_host(struct doca_gpu *gpu, void *addr, size_t len, void **dev_addr);
+/* Drops one reference taken by ogda_gpu_map_host() for the range starting at @addr. */
+doca_error_t ogda_gpu_unmap_host(struct doca_gpu *gpu, void *addr);
+
+/* Whether @addr is GPU device memory (cuPointerGetAttribute MEMORY_TYPE); false for host handles. */
+bool ogda_gpu_is_device_ptr(const struct doca_gpu *gpu, const void *addr);
+
+/* Copies between host memory and memory the handle's threads use (synchronous; memcpy for host). */
+doca_error_t ogda_gpu_copy_to_dev(const struct doca_gpu *gpu, void *dst_dev, const void *src, size_t len);
+doca_error_t ogda_gpu_copy_from_dev(const struct doca_gpu *gpu, void *dst, const void *src_dev, size_t len);
+/* Sets @len bytes at device address @dst_dev to @byte. */
+doca_error_t ogda_gpu_memset_dev(const struct doca_gpu *gpu, void *dst_dev, uint8_t byte, size_t len);
+
+/* Export bookkeeping: doca_gpu_destroy() refuses (IN_USE) while exports remain. */
+void ogda_gpu_export_get(struct doca_gpu *gpu);
+void ogda_gpu_export_put(struct doca_gpu *gpu);
+
+struct doca_gpu_verbs_qp_hl;
+/* The GPU handle a high-level QP was created for (high_level.c). */
+struct doca_gpu *ogda_hl_gpu(const struct doca_gpu_verbs_qp_hl *qp);
+
+#endif /* OGDA_GPUNETIO_PRIV_H_ */

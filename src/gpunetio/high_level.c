@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * High-level QP creation (doca_gpunetio_high_level.h): the CQ, UAR, queue memory and QP a GPU (or
+ * host-thread) data path needs, created with the DOCA Verbs API and exported.
+ *
+ * Queue memory goes where the NIC and the executing threads both reach it: GPU memory registered
+ * with the NIC (dmabuf, else peer memory) on a ConnectX driven by a GPU; pinned host memory mapped
+ * for the GPU on the software NIC (its rule: queues live in host memory) and whenever the CPU
+ * writes the doorbell record (CPU proxy, emulated DBR-less mode); plain host memory on a host
+ * handle. Every WQE the device posts is signaled, so the CQ has one entry per WQEBB, and it
+ * ignores overrun, so device code never has to update the CQ doorbell record.
+ */
+#include "gpunetio/gpunetio_priv.h"
+#include "core/log.h"
+#include "devx/hw.h"
+#include "verbs/verbs_priv.h"
+
+#include "doca_gpunetio_high_level.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HL_ACCESS_LOCAL_WRITE 1u /* IBV_ACCESS_LOCAL_WRITE */
+#define HL_DBR_BYTES 128u        /* QP DBR at 0, CQ DBR at 64 */
+#define HL_QP_DBR_OFF 0u
+#define HL_CQ_DBR_OFF 64u
+#define HL_MAX_NWQE 32768u
+
+/* One piece of queue memory: its allocation and its registration with the NIC. */
+struct hl_mem {
+	void *gpu_ptr;
+	void *cpu_ptr;
+	struct doca_verbs_umem *umem;
+};
+
+struct hl_priv {
+	struct doca_gpu *gpu;
+	struct doca_verbs_uar *uar;
+	bool own_uar;
+	struct hl_mem sq, cq, dbr;
+};
+
+static bool handler_valid(enum doca_gpu_dev_verbs_nic_handler h)
+{
+	return h == DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO || h == DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY ||
+	       h == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB || h == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF ||
+	       h == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_NO_DBR;
+}
+
+static doca_error_t check_attr(const struct doca_gpu_verbs_qp_init_attr_hl *a)
+{
+	if (a->gpu_dev == NULL || a->verbs_pd == NULL) {
+		OGDA_LOG_ERR("create_qp_hl: gpu_dev and verbs_pd are required");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (a->sq_nwqe == 0 || a->sq_nwqe > HL_MAX_NWQE) {
+		OGDA_LOG_ERR("create_qp_hl: sq_nwqe %u outside 1..%u", a->sq_nwqe, HL_MAX_NWQE);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!handler_valid(a->nic_handler)) {
+		OGDA_LOG_ERR("create_qp_hl: unknown nic_handler %d", (int)a->nic_handler);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if ((unsigned)a->send_dbr_mode_ext > DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED) {
+		OGDA_LOG_ERR("create_qp_hl: unknown send_dbr_mode_ext %d", (int)a->send_dbr_mode_ext);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if ((unsigned)a->mreg_type > DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_CUDA_PEERMEM) {
+		OGDA_LOG_ERR("create_qp_hl: unknown mreg_type %d", (int)a->mreg_type);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (a->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_HW &&
+	    (a->nic_handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB ||
+	     a->nic_handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF)) {
+		OGDA_LOG_ERR("create_qp_hl: NO_DBR_HW needs handler AUTO, GPU_SM_NO_DBR or CPU_PROXY");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+/* GPU memory only for a ConnectX driven by a real GPU; host memory otherwise (see top). */
+static bool queues_in_gpu_memory(const struct doca_gpu *gpu, const struct doca_verbs_context *ctx)
+{
+	return !gpu->info.is_host && ogda_devx_is_hw(ctx->devx);
+}
+
+static doca_error_t mem_register(struct doca_verbs_context *ctx, struct hl_priv *p, struct hl_mem *m, size_t len,
+				 bool in_gpu, enum doca_gpu_verbs_mem_reg_type reg)
+{
+	doca_error_t err;
+	int fd = -1;
+
+	if (!in_gpu)
+		return doca_verbs_umem_create(ctx, m->cpu_ptr, len, HL_ACCESS_LOCAL_WRITE,
+					      (int)DOCA_VERBS_DMABUF_INVALID_FD, 0, &m->umem);
+	if (reg != DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_CUDA_PEERMEM) {
+		err = doca_gpu_dmabuf_fd(p->gpu, m->gpu_ptr, len, &fd);
+		if (err == DOCA_SUCCESS) {
+			err = doca_verbs_umem_create(ctx, m->gpu_ptr, len, HL_ACCESS_LOCAL_WRITE, fd, 0, &m->umem);
+			close(fd);
+			if (err == DOCA_SUCCESS || reg == DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_CUDA_DMABUF)
+				return err;
+		} else if (reg == DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_CUDA_DMABUF) {
+			OGDA_LOG_ERR("create_qp_hl: dmabuf registration requested but the GPU cannot export one");
+			return err;
+		}
+	}
+	return doca_verbs_umem_create(ctx, m->gpu_ptr, len, HL_ACCESS_LOCAL_WRITE, (int)DOCA_VERBS_DMABUF_INVALID_FD, 0,
+				      &m->umem);
+}
+
+static doca_error_t mem_get(struct doca_verbs_context *ctx, struct hl_priv *p, struct hl_mem *m, size_t len,
+			    bool in_gpu, enum doca_gpu_verbs_mem_reg_type reg)
+{
+	size_t align = in_gpu ? DOCA_GPUNETIO_VERBS_PAGE_SIZE : 4096u;
+	doca_error_t err = doca_gpu_mem_alloc(p->gpu, len, align, in_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
+					      &m->gpu_ptr, &m->cpu_ptr);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	err = ogda_gpu_memset_dev(p->gpu, m->gpu_ptr, 0, len);
+	if (err == DOCA_SUCCESS)
+		err = mem_register(ctx, p, m, len, in_gpu, reg);
+	if (err != DOCA_SUCCESS) {
+		(void)doca_gpu_mem_free(p->gpu, m->gpu_ptr);
+		m->gpu_ptr = NULL;
+	}
+	return err;
+}
+
+static void mem_put(struct hl_priv *p, struct hl_mem *m)
+{
+	if (m->umem != NULL)
+		(void)doca_verbs_umem_destroy(m->umem);
+	if (m->gpu_ptr != NULL)
+		(void)doca_gpu_mem_free(p->gpu, m->gpu_ptr);
+	memset(m, 0, sizeof(*m));
+}
+
+/* NC_DEDICATED, else NC, for doorbells; BF for the BlueFlame handler. */
+static doca_error_t uar_get(struct doca_verbs_context *ctx, enum doca_gpu_dev_verbs_nic_handler h,
+			    struct doca_verbs_uar **uar)
+{
+	doca_error_t err;
+
+	if (h == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF)
+		return doca_verbs_uar_create(ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_BLUEFLAME, uar);
+	err = doca_verbs_uar_create(ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_NONCACHE_DEDICATED, uar);
+	if (err != DOCA_SUCCESS)
+		err = doca_verbs_uar_create(ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_NONCACHE, uar);
+	return err;
+}
+
+static doca_error_t cq_make(struct doca_verbs_context *ctx, struct hl_priv *p, uint32_t ncqe, bool collapsed,
+			    struct doca_verbs_cq **cq)
+{
+	struct doca_verbs_cq_attr *a = NULL;
+	doca_error_t err = doca_verbs_cq_attr_create(&a);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if ((err = doca_verbs_cq_attr_set_cq_size(a, ncqe)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_cq_attr_set_external_umem(a, p->cq.umem, 0)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_cq_attr_set_external_dbr_umem(a, p->dbr.umem, HL_CQ_DBR_OFF)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_cq_attr_set_external_uar(a, p->uar)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_cq_attr_set_cq_overrun(a, DOCA_VERBS_CQ_ENABLE_OVERRUN)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_cq_attr_set_cq_collapsed(a, collapsed ? 1 : 0)) == DOCA_SUCCESS)
+		err = doca_verbs_cq_create(ctx, a, cq);
+	(void)doca_verbs_cq_attr_destroy(a);
+	return err;
+}
+
+static doca_error_t qp_make(struct doca_verbs_context *ctx, struct doca_verbs_pd *pd, struct hl_priv *p,
+			    struct doca_verbs_cq *cq, uint32_t nwqe, bool no_dbr, bool companion,
+			    struct doca_verbs_qp **qp)
+{
+	struct doca_verbs_qp_init_attr *a = NULL;
+	doca_error_t err = doca_verbs_qp_init_attr_create(&a);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if ((err = doca_verbs_qp_init_attr_set_pd(a, pd)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_send_cq(a, cq)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_receive_cq(a, cq)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_sq_wr(a, nwqe)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_rq_wr(a, 0)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_send_max_sges(a, 1)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_qp_type(a, DOCA_VERBS_QP_TYPE_RC)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_external_umem(a, p->sq.umem, 0)) == DOCA_SUCCESS &&
+	    (no_dbr || (err = doca_verbs_qp_init_attr_set_external_dbr_umem(a, p->dbr.umem, HL_QP_DBR_OFF)) ==
+			       DOCA_SUCCESS) &&
+	    (err = doca_verbs_qp_init_attr_set_external_uar(a, p->uar)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_send_dbr_mode(a, no_dbr ? DOCA_VERBS_QP_SEND_DBR_MODE_NO_DBR_EXT
+								       : DOCA_VERBS_QP_SEND_DBR_MODE_DBR_VALID)) ==
+		    DOCA_SUCCESS &&
+	    (err = doca_verbs_qp_init_attr_set_core_direct_master(a, companion ? 1 : 0)) == DOCA_SUCCESS)
+		err = doca_verbs_qp_create(ctx, a, qp);
+	(void)doca_verbs_qp_init_attr_destroy(a);
+	return err;
+}
+
+static void hl_teardown(struct doca_gpu_verbs_qp_hl *q)
+{
+	struct hl_priv *p = q->priv;
+
+	if (q->qp_gverbs != NULL)
+		(void)doca_gpu_verbs_unexport_qp(p->gpu, q->qp_gverbs);
+	if (q->qp != NULL)
+		(void)doca_verbs_qp_destroy(q->qp);
+	if (q->cq_sq != NULL)
+		(void)doca_verbs_cq_destroy(q->cq_sq);
+	if (p != NULL) {
+		mem_put(p, &p->sq);
+		mem_put(p, &p->cq);
+		mem_put(p, &p->dbr);
+		if (p->own_uar && p->uar != NULL)
+			(void)doca_verbs_uar_destroy(p->uar);
+		free(p);
+	}
+	memset(q, 0, sizeof(*q));
+}
+
+/* Builds one high-level QP into @q; @shared_uar (group companion) reuses the main QP's UAR. */
+static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, struct doca_verbs_uar *shared_uar,
+			     bool companion, struct doca_gpu_verbs_qp_hl *q)
+{
+	struct doca_verbs_context *ctx = a->verbs_pd->ctx;
+	struct hl_priv *p = calloc(1, sizeof(*p));
+	bool no_dbr = a->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_HW;
+	bool cpu_dbr = a->nic_handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY ||
+		       a->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED;
+	bool in_gpu = queues_in_gpu_memory(a->gpu_dev, ctx);
+	uint32_t nwqe = 1, ncqe;
+	doca_error_t err;
+
+	memset(q, 0, sizeof(*q));
+	if (p == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	q->priv = p;
+	p->gpu = a->gpu_dev;
+	while (nwqe < a->sq_nwqe)
+		nwqe <<= 1;
+	ncqe = a->cq_collapsed ? 1u : nwqe;
+	if (shared_uar != NULL) {
+		p->uar = shared_uar;
+	} else {
+		err = uar_get(ctx, a->nic_handler, &p->uar);
+		if (err != DOCA_SUCCESS)
+			goto fail;
+		p->own_uar = true;
+	}
+	if ((err = mem_get(ctx, p, &p->sq, (size_t)nwqe * 64u, in_gpu, a->mreg_type)) != DOCA_SUCCESS ||
+	    (err = mem_get(ctx, p, &p->cq, (size_t)ncqe * 64u, in_gpu, a->mreg_type)) != DOCA_SUCCESS ||
+	    (err = mem_get(ctx, p, &p->dbr, HL_DBR_BYTES, in_gpu && !cpu_dbr, a->mreg_type)) != DOCA_SUCCESS ||
+	    (err = cq_make(ctx, p, ncqe, a->cq_collapsed, &q->cq_sq)) != DOCA_SUCCESS ||
+	    (err = qp_make(ctx, a->verbs_pd, p, q->cq_sq, nwqe, no_dbr, companion, &q->qp)) != DOCA_SUCCESS)
+		goto fail;
+	err = doca_gpu_verbs_export_qp(a->gpu_dev, q->qp, a->nic_handler, NULL, q->cq_sq, a->send_dbr_mode_ext,
+				       &q->qp_gverbs);
+	if (err != DOCA_SUCCESS)
+		goto fail;
+	(void)opengda_gpu_verbs_qp_get_nic_handler(q->qp_gverbs, &q->nic_handler);
+	q->send_dbr_mode_ext = a->send_dbr_mode_ext;
+	return DOCA_SUCCESS;
+fail:
+	OGDA_LOG_ERR("create_qp_hl: %s", doca_error_get_descr(err));
+	hl_teardown(q);
+	return err;
+}
+
+doca_error_t doca_gpu_verbs_create_qp_hl(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr,
+					 struct doca_gpu_verbs_qp_hl **qp)
+{
+	struct doca_gpu_verbs_qp_hl *q;
+	doca_error_t err;
+
+	if (qp_init_attr == NULL || qp == NULL) {
+		OGDA_LOG_ERR("create_qp_hl: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_attr(qp_init_attr);
+	if (err != DOCA_SUCCESS)
+		return err;
+	q = calloc(1, sizeof(*q));
+	if (q == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = hl_build(qp_init_attr, NULL, false, q);
+	if (err != DOCA_SUCCESS) {
+		free(q);
+		return err;
+	}
+	*qp = q;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_gpu_verbs_destroy_qp_hl(struct doca_gpu_verbs_qp_hl *qp)
+{
+	if (qp == NULL || qp->priv == NULL) {
+		OGDA_LOG_ERR("destroy_qp_hl: NULL or already destroyed QP");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	hl_teardown(qp);
+	free(qp);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_gpu_verbs_create_qp_group_hl(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr,
+					       struct doca_gpu_verbs_qp_group_hl **qpg)
+{
+	struct doca_gpu_verbs_qp_group_hl *g;
+	struct hl_priv *main_priv;
+	doca_error_t err;
+
+	if (qp_init_attr == NULL || qpg == NULL) {
+		OGDA_LOG_ERR("create_qp_group_hl: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_attr(qp_init_attr);
+	if (err != DOCA_SUCCESS)
+		return err;
+	g = calloc(1, sizeof(*g));
+	if (g == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = hl_build(qp_init_attr, NULL, false, &g->qp_main);
+	if (err == DOCA_SUCCESS) {
+		main_priv = g->qp_main.priv;
+		err = hl_build(qp_init_attr, main_priv->uar, true, &g->qp_companion);
+		if (err != DOCA_SUCCESS)
+			hl_teardown(&g->qp_main);
+	}
+	if (err != DOCA_SUCCESS) {
+		free(g);
+		return err;
+	}
+	*qpg = g;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_gpu_verbs_destroy_qp_group_hl(struct doca_gpu_verbs_qp_group_hl *qpg)
+{
+	if (qpg == NULL || qpg->qp_main.priv == NULL) {
+		OGDA_LOG_ERR("destroy_qp_group_hl: NULL or already destroyed group");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	hl_teardown(&qpg->qp_companion); /* before the main QP: it borrows the main QP's UAR */
+	hl_teardown(&qpg->qp_main);
+	free(qpg);
+	return DOCA_SUCCESS;
+}
+
+struct doca_gpu *ogda_hl_gpu(const struct doca_gpu_verbs_qp_hl *qp)
+{
+	const struct hl_priv *p = qp->priv;
+
+	return p->gpu;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * For the GPU handle tests: run a call with stderr captured and check that it returned the
+ * expected error and logged exactly one ERR line from the expected function.
+ * Include after <cmocka.h>.
+ */
+#ifndef OGDA_TESTS_GPU_TEST_LOG_H_
+#define OGDA_TESTS_GPU_TEST_LOG_H_
+
+#include "test_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static inline void gpu_test_check_one_err_line(const char *log, const char *func)
+{
+	char where[128];
+	const char *nl = strchr(log, '\n');
+
+	assert_non_null(nl);
+	assert_string_equal(nl + 1, ""); /* exactly one line */
+	assert_non_null(strstr(log, "[ERR]"));
+	snprintf(where, sizeof(where), " %s(): ", func);
+	assert_non_null(strstr(log, where));
+}
+
+/* EXPECT_LOGGED_ERR(call, DOCA_ERROR_x, "function_that_logs") */
+#define EXPECT_LOGGED_ERR(call, want, func)                                                        \
+	do {                                                                                       \
+		char log_[4096];                                                                   \
+		doca_error_t got_;                                                                 \
+		stderr_capture_begin();                                                            \
+		got_ = (call);                                                                     \
+		stderr_capture_end(log_, sizeof(log_));                                            \
+		assert_int_equal(got_, (want));                                                    \
+		gpu_test_check_one_err_line(log_, (func));                                         \
+	} while (0)
+
+#endif /* OGDA_TESTS_GPU_TEST_LOG_H_ */
