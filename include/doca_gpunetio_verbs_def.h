@@ -206,9 +206,10 @@ enum doca_gpu_dev_verbs_blocking_mode {
 };
 
 /**
- * Memory consistency of read data. DISABLED appends a DUMP WQE after a read so the data is
- * visible in GPU memory before its completion is seen; ENABLED trusts the platform's ordering
- * (GPUDirect RDMA writes ordering) and posts no DUMP.
+ * Memory-consistency fence ("MCST") after reads. ENABLED appends a DUMP WQE after the reads so
+ * their data is visible in GPU memory once the DUMP's completion is seen (what DOCA's code does;
+ * its header comments have the two values the other way round); DISABLED posts no DUMP and
+ * trusts the platform's ordering (GPUDirect RDMA writes ordering).
  */
 enum doca_gpu_dev_verbs_mcst_mode {
 	DOCA_GPUNETIO_VERBS_MCST_DISABLED = 0,

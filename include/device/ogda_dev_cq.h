@@ -26,6 +26,17 @@ OGDA_DEV_FN uint8_t *ogda_dev_cqe_at(const struct doca_gpu_dev_verbs_cq *cq, uin
 	return cq->cqe_daddr + ((pos & cq->cqe_mask) << 6);
 }
 
+/**
+ * cqe_ci as a fast "already done" answer. Shared: acquire, so the caller also sees what the
+ * thread that advanced it saw (the NIC is done with those WQEBBs, their data has landed).
+ */
+OGDA_DEV_FN uint64_t ogda_dev_cq_ci(const struct doca_gpu_dev_verbs_cq *cq, int sharing)
+{
+	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE)
+		return ogda_dev_load_relaxed_u64(&cq->cqe_ci);
+	return ogda_dev_load_acquire_u64(&cq->cqe_ci, sharing);
+}
+
 /** Records the first error completion in the CQ (for the host's query_last_error and debugging). */
 OGDA_DEV_FN void ogda_dev_cq_note_error(struct doca_gpu_dev_verbs_cq *cq, uint8_t syndrome, uint16_t wqe_counter)
 {
@@ -55,26 +66,23 @@ OGDA_DEV_FN void ogda_dev_cq_advance(struct doca_gpu_dev_verbs_cq *cq, uint64_t 
  */
 OGDA_DEV_FN int ogda_dev_cq_poll_one_at(struct doca_gpu_dev_verbs_cq *cq, uint64_t idx, int sharing)
 {
-	uint64_t pos, ci = ogda_dev_load_relaxed_u64(&cq->cqe_ci);
+	uint64_t pos, ci = ogda_dev_cq_ci(cq, sharing);
 	const uint8_t *cqe;
-	uint32_t tail;
-	uint8_t b[4], op_own, opcode;
+	uint8_t op_own, opcode;
 
 	if (ci > idx)
 		return 0;
 	pos = idx + cq->cqe_rsvd;
 	cqe = ogda_dev_cqe_at(cq, pos);
-	/* Bytes 60..63: wqe_counter (BE16), signature, op_own. */
-	tail = ogda_dev_load_nic_u32(cqe + 60);
-	opengda_mlx5_copy_bytes(b, &tail, 4);
-	op_own = b[3];
+	/* op_own (byte 63) alone: the NIC writes it last, so nothing else is read before it is ours. */
+	op_own = ogda_dev_load_nic_u8(cqe + 63);
 	opcode = op_own >> 4;
 	if (opcode == OPENGDA_MLX5_CQE_INVALID || (op_own & 1u) != ((pos >> cq->cqe_log_num) & 1u))
 		return OPENGDA_DEV_EBUSY;
 	ogda_dev_fence_nic_acquire();
 	if (OGDA_DEV_UNLIKELY(opcode == OPENGDA_MLX5_CQE_REQ_ERR || opcode == OPENGDA_MLX5_CQE_RESP_ERR)) {
 		uint8_t syndrome = cqe[OPENGDA_MLX5_ERR_CQE_SYNDROME];
-		uint16_t counter = (uint16_t)(((uint16_t)b[0] << 8) | b[1]);
+		uint16_t counter = (uint16_t)(((uint16_t)cqe[60] << 8) | cqe[61]); /* wqe_counter, BE16 */
 
 		ogda_dev_cq_note_error(cq, syndrome, counter);
 		return OPENGDA_DEV_CQE_ERROR(syndrome);
@@ -116,10 +124,11 @@ OGDA_DEV_FN int ogda_dev_cq_poll_one_collapsed_at(struct doca_gpu_dev_verbs_cq *
 	uint16_t counter;
 	uint64_t last;
 
-	if (ogda_dev_load_relaxed_u64(&cq->cqe_ci) > idx)
+	if (ogda_dev_cq_ci(cq, sharing) > idx)
 		return 0;
 	if (rung <= idx)
 		return OPENGDA_DEV_EBUSY;
+	/* Entry 0 is rewritten in place: the NIC publishes counter and op_own in one 4-byte store. */
 	tail = ogda_dev_load_nic_u32(cqe + 60);
 	opengda_mlx5_copy_bytes(b, &tail, 4);
 	opcode = b[3] >> 4;

@@ -33,10 +33,10 @@ OGDA_DEV_FN uint32_t ogda_dev_xfer_nwqe(uint64_t size)
 	return size == 0 ? 1u : (uint32_t)((size + OGDA_DEV_MAX_MSG - 1) / OGDA_DEV_MAX_MSG);
 }
 
-/** WQEs of a get: the reads, plus a DUMP unless the platform orders GPUDirect writes (mcst). */
-OGDA_DEV_FN uint32_t ogda_dev_get_nwqe(uint64_t size, int mcst_enabled)
+/** WQEs of a get: the reads, plus one DUMP when @p dump (DOCA's MCST_ENABLED). */
+OGDA_DEV_FN uint32_t ogda_dev_get_nwqe(uint64_t size, int dump)
 {
-	return ogda_dev_xfer_nwqe(size) + (mcst_enabled ? 0u : 1u);
+	return ogda_dev_xfer_nwqe(size) + (dump ? 1u : 0u);
 }
 
 /* ---- preparing WQEs at a known index --------------------------------------------------------- */
@@ -77,14 +77,17 @@ OGDA_DEV_FN uint32_t ogda_dev_prep_signal(struct doca_gpu_dev_verbs_qp *qp, uint
 	return 1;
 }
 
-/** RDMA READs of @p size bytes into @p laddr, then (unless @p mcst_enabled) a one-byte DUMP. */
+/**
+ * RDMA READs of @p size bytes into @p laddr, then (when @p dump) a one-byte DUMP of @p laddr:
+ * its completion means the read data is visible in (GPU) memory.
+ */
 OGDA_DEV_FN uint32_t ogda_dev_prep_get(struct doca_gpu_dev_verbs_qp *qp, uint64_t idx,
 				       struct doca_gpu_dev_verbs_addr raddr, struct doca_gpu_dev_verbs_addr laddr,
-				       uint64_t size, int mcst_enabled)
+				       uint64_t size, int dump)
 {
 	uint32_t n = ogda_dev_prep_xfer(qp, idx, OPENGDA_MLX5_OPCODE_RDMA_READ, raddr, laddr, size);
 
-	if (!mcst_enabled) {
+	if (dump) {
 		ogda_dev_wqe_dump(qp, idx + n, OGDA_DEV_CQ_UPDATE, laddr.addr, laddr.key, 1);
 		n++;
 	}
@@ -230,19 +233,19 @@ OGDA_DEV_FN int ogda_dev_op_signal(struct doca_gpu_dev_verbs_qp *qp, struct doca
 	return 0;
 }
 
-/** get: RDMA READ of @p size bytes from @p raddr into @p laddr (+ DUMP unless @p mcst_enabled). */
+/** get: RDMA READ of @p size bytes from @p raddr into @p laddr (+ a DUMP when @p dump). */
 OGDA_DEV_FN int ogda_dev_op_get(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_addr raddr,
-				struct doca_gpu_dev_verbs_addr laddr, uint64_t size, int mcst_enabled, int sharing,
+				struct doca_gpu_dev_verbs_addr laddr, uint64_t size, int dump, int sharing,
 				uint32_t handler, uint32_t code_opt, uint64_t *ticket)
 {
-	uint32_t n = ogda_dev_get_nwqe(size, mcst_enabled);
+	uint32_t n = ogda_dev_get_nwqe(size, dump);
 	uint64_t base;
 	int rc = ogda_dev_post_begin(qp, n, sharing, handler, code_opt, &base);
 
 	ogda_dev_set_ticket(ticket, base + n - 1);
 	if (rc != 0)
 		return rc;
-	ogda_dev_prep_get(qp, base, raddr, laddr, size, mcst_enabled);
+	ogda_dev_prep_get(qp, base, raddr, laddr, size, dump);
 	ogda_dev_post_end(qp, base, n, sharing, handler, code_opt);
 	return 0;
 }

@@ -104,6 +104,22 @@ OGDA_DEV_FN uint32_t ogda_dev_load_nic_u32(const void *p)
 #endif
 }
 
+/**
+ * Load of the byte the NIC publishes a CQE with (op_own, written last), relaxed at system scope;
+ * pair with ogda_dev_fence_nic_acquire(). On the host it is an acquire load of exactly the byte
+ * the NIC's release store wrote, which is the pairing ThreadSanitizer follows.
+ */
+OGDA_DEV_FN uint8_t ogda_dev_load_nic_u8(const void *p)
+{
+#if defined(__CUDACC__)
+	uint16_t v;
+	asm volatile("ld.relaxed.sys.global.u8 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+	return (uint8_t)v;
+#else
+	return __atomic_load_n((const uint8_t *)p, __ATOMIC_ACQUIRE);
+#endif
+}
+
 /** Store of a word the NIC reads (doorbell record), relaxed at system scope. */
 OGDA_DEV_FN void ogda_dev_store_nic_u32(uint32_t *p, uint32_t v)
 {
@@ -226,6 +242,16 @@ OGDA_DEV_FN void ogda_dev_unlock(int *lock, int sharing)
 
 /* ---- fences, named by intent ----------------------------------------------------------------- */
 
+/*
+ * ThreadSanitizer does not model fences and gcc refuses them under -fsanitize=thread. There the
+ * NIC fences become compiler barriers (the host build's NIC-facing stores and loads are
+ * release/acquire already, which is what TSan checks) and the hand-off fence a sequentially
+ * consistent read-modify-write, which is a full barrier on the CPU as well.
+ */
+#if !defined(__CUDACC__) && defined(__SANITIZE_THREAD__)
+#define OGDA_DEV_TSAN 1
+#endif
+
 /**
  * Between publishing and checking in the shared-QP protocol (a store, then a load of another
  * word): sequentially consistent at the sharing scope, so of two threads doing "store A; fence;
@@ -238,6 +264,11 @@ OGDA_DEV_FN void ogda_dev_fence_handoff(int sharing)
 		asm volatile("fence.sc.cta;" ::: "memory");
 	else if (sharing == OGDA_DEV_SHARE_GPU)
 		asm volatile("fence.sc.gpu;" ::: "memory");
+#elif defined(OGDA_DEV_TSAN)
+	int barrier = 0;
+
+	if (sharing != OGDA_DEV_SHARE_EXCLUSIVE)
+		(void)__atomic_fetch_add(&barrier, 0, __ATOMIC_SEQ_CST);
 #else
 	if (sharing != OGDA_DEV_SHARE_EXCLUSIVE)
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -249,6 +280,8 @@ OGDA_DEV_FN void ogda_dev_fence_nic_release(void)
 {
 #if defined(__CUDACC__)
 	asm volatile("fence.acq_rel.sys;" ::: "memory");
+#elif defined(OGDA_DEV_TSAN)
+	__asm__ __volatile__("" ::: "memory");
 #else
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 #endif
@@ -259,6 +292,8 @@ OGDA_DEV_FN void ogda_dev_fence_nic_acquire(void)
 {
 #if defined(__CUDACC__)
 	asm volatile("fence.acq_rel.sys;" ::: "memory");
+#elif defined(OGDA_DEV_TSAN)
+	__asm__ __volatile__("" ::: "memory");
 #else
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 #endif

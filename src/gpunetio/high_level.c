@@ -324,8 +324,16 @@ doca_error_t doca_gpu_verbs_create_qp_group_hl(struct doca_gpu_verbs_qp_init_att
 		return DOCA_ERROR_NO_MEMORY;
 	err = hl_build(qp_init_attr, NULL, false, &g->qp_main);
 	if (err == DOCA_SUCCESS) {
+		/*
+		 * The two QPs share a UAR page only with valid doorbell records: a DBR-less or emulated
+		 * QP has no record to recover a ring the other QP overwrote (docs/swnic.md §5).
+		 */
 		main_priv = g->qp_main.priv;
-		err = hl_build(qp_init_attr, main_priv->uar, true, &g->qp_companion);
+		err = hl_build(qp_init_attr,
+			       qp_init_attr->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR
+				       ? main_priv->uar
+				       : NULL,
+			       true, &g->qp_companion);
 		if (err != DOCA_SUCCESS)
 			hl_teardown(&g->qp_main);
 	}

@@ -54,6 +54,29 @@ static bool cq_valid(const struct swnic_cq *cq)
 	return cq != NULL && cq->ring != NULL && cq->log_size <= OPENGDA_MLX5_CQ_MAX_LOG_SIZE &&
 	       (cq->cqe_size == 64u || cq->cqe_size == 128u);
 }
+/*
+ * A collapsed CQ rewrites entry 0 while pollers may be reading it, so its CQE is built aside and
+ * published with its last 4 bytes (counter, signature, op_own) in one release store: a poller that
+ * acquires those 4 bytes sees a counter and an op_own of the same CQE.
+ */
+static int cqe_store(bool collapsed, struct opengda_mlx5_cqe64 *entry, const struct opengda_mlx5_cqe_fields *f,
+		     uint8_t owner)
+{
+	struct opengda_mlx5_cqe64 img;
+	uint32_t tail;
+
+	if (!collapsed)
+		return opengda_mlx5_cqe_write(entry, f, owner);
+	if (opengda_mlx5_cqe_write(&img, f, owner) != 0)
+		return -1;
+	memcpy(entry, &img, 60);
+	memcpy(&tail, (const uint8_t *)&img + 60, 4);
+	__atomic_store_n((uint32_t *)(void *)((uint8_t *)entry + 60), tail, __ATOMIC_RELEASE);
+	/* The same op_own again on its own: pollers that acquire the op_own byte alone sync with it. */
+	opengda_mlx5_cqe_publish_op_own(entry, img.op_own);
+	return 0;
+}
+
 
 /* Writes one CQE; the single place where CQ entries are produced. */
 static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields *f)
@@ -94,8 +117,8 @@ static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields 
 	}
 	idx = cq->collapsed ? 0u : (produced & (size - 1u));
 	entry = cq->ring + (size_t)idx * cq->cqe_size + (cq->cqe_size == 128u ? 64u : 0u);
-	if (opengda_mlx5_cqe_write((struct opengda_mlx5_cqe64 *)entry, f,
-				   opengda_mlx5_cqe_hw_owner(produced, cq->log_size)) != 0) {
+	if (cqe_store(cq->collapsed, (struct opengda_mlx5_cqe64 *)entry, f,
+		      opengda_mlx5_cqe_hw_owner(produced, cq->log_size)) != 0) {
 		pthread_mutex_unlock(&cq->lock);
 		OGDA_LOG_ERR("cq 0x%x: CQE fields out of range (opcode %u qpn 0x%x user_index 0x%x)", cq->cqn,
 			     (unsigned)f->opcode, f->qpn, f->user_index);
