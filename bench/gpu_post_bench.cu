@@ -3,7 +3,9 @@
 // through the device API into a QP that no NIC consumes. The setup is the one of
 // reference/performance-anchors.md: SQ ring (4096 WQEBBs), doorbell record and readiness words in GPU
 // memory, doorbell register = 8 bytes of mapped pinned host memory (each doorbell is a PCIe write, as to
-// a NIC's UAR), handler GPU_SM_DB, SKIP_AVAILABILITY_CHECK (no CQ is polled), 64-byte writes.
+// a NIC's UAR), handler GPU_SM_DB, SKIP_AVAILABILITY_CHECK (no CQ is polled), 64-byte writes. The ring
+// has 65536 WQEBBs (the anchors used 4096) and a launch posts at most that many WQEs: without a CQ to wait
+// on, more would reuse slots still being published.
 // Best of three timed launches after a warm-up. A device-to-device copy of the same launch shape is
 // timed in the same run as the baseline the figures are read against.
 //
@@ -26,7 +28,10 @@
 		}                                                                                \
 	} while (0)
 
-static constexpr uint32_t kRing = 4096;
+// 2^16 WQEBBs, the largest ring: one launch never posts more than a ring's worth, so no slot is
+// reused while an earlier WQE in it is unpublished (there is no NIC, hence no availability check).
+static constexpr uint32_t kRing = 65536;
+static constexpr uint32_t kLogRing = 16;
 static constexpr uint32_t kCodeOpt = DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_SKIP_AVAILABILITY_CHECK;
 
 struct fake_qp {
@@ -63,7 +68,7 @@ static void fake_qp_init(fake_qp *f, uint32_t qpn)
 	h.sq_num_shift8_be_5ds = __builtin_bswap32(qpn << 8 | 5);
 	h.sq_wqe_num = kRing;
 	h.sq_wqe_mask = kRing - 1;
-	h.sq_log_wqe_num = 12;
+	h.sq_log_wqe_num = kLogRing;
 	h.sq_wqe_daddr = f->ring;
 	h.sq_dbrec = f->dbr + 1;
 	h.sq_db = f->db_dev;
@@ -71,7 +76,7 @@ static void fake_qp_init(fake_qp *f, uint32_t qpn)
 	h.cq_sq.cqe_daddr = f->cq;
 	h.cq_sq.cqe_num = kRing;
 	h.cq_sq.cqe_mask = kRing - 1;
-	h.cq_sq.cqe_log_num = 12;
+	h.cq_sq.cqe_log_num = kLogRing;
 	h.cq_sq.cqe_size = 64;
 	h.nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB;
 	h.mem_type = DOCA_GPUNETIO_VERBS_MEM_TYPE_GPU;
@@ -221,6 +226,21 @@ static double best_of_three_ms(P prep, F launch)
 	return best;
 }
 
+// After the last launch of a configuration: every reserved WQE was published and rung.
+static bool all_rung(const doca_gpu_dev_verbs_qp *dev, uint64_t expected)
+{
+	uint64_t idx[3];
+
+	CK(cudaMemcpy(idx, dev, sizeof(idx), cudaMemcpyDeviceToHost));
+	if (idx[0] == expected && idx[1] == expected && idx[2] == expected)
+		return true;
+	printf("  ! indices rsvd %llu ready %llu rung %llu, expected %llu\n", (unsigned long long)idx[0],
+	       (unsigned long long)idx[1], (unsigned long long)idx[2], (unsigned long long)expected);
+	return false;
+}
+
+static int g_bad;
+
 static void report(const char *what, int blocks, int threads, double wqes, double ms, double base_mwqes)
 {
 	double mwqes = wqes / (ms * 1e3);
@@ -262,7 +282,7 @@ int main(int argc, char **argv)
 	printf("%-44s %-13s %17s %12s %16s\n", "operation", "blocks x thr", "posted", "time", "rate");
 	for (auto &s : shapes) {
 		int b = s[0], t = s[1];
-		int it = iters * (b * t < 256 ? 256 / (b * t) : 1);
+		int it = (int)(kRing / (uint32_t)(b * t)) < iters * 256 ? (int)(kRing / (uint32_t)(b * t)) : iters * 256;
 		double wqes = (double)b * t * it;
 		double base_ms = best_of_three_ms(reset_one, [&] { k_baseline_store<<<b, t>>>(one.dev, it); });
 		double base = wqes / (base_ms * 1e3);
@@ -271,28 +291,33 @@ int main(int argc, char **argv)
 			       k_put<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU, DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD>
 				       <<<b, t>>>(one.dev, it);
 		       }), base);
+		g_bad += !all_rung(one.dev, (uint64_t)wqes);
 		if (t >= 32) {
 			report("put, warp scope, shared GPU", b, t, wqes, best_of_three_ms(reset_one, [&] {
 				       k_put<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU, DOCA_GPUNETIO_VERBS_EXEC_SCOPE_WARP>
 					       <<<b, t>>>(one.dev, it);
 			       }), base);
+			g_bad += !all_rung(one.dev, (uint64_t)wqes);
 			report("put, block scope, shared GPU", b, t, wqes, best_of_three_ms(reset_one, [&] {
 				       k_put<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU, DOCA_GPUNETIO_VERBS_EXEC_SCOPE_BLOCK>
 					       <<<b, t>>>(one.dev, it);
 			       }), base);
+			g_bad += !all_rung(one.dev, (uint64_t)wqes);
 			report("put, thread scope, CTA-shared QP per block", b, t, wqes,
 			       best_of_three_ms(reset_many, [&] { k_put_cta<<<b, t>>>(many_dev, it); }), base);
+			for (int i = 0; i < b; i++)
+				g_bad += !all_rung(&many_dev[i], (uint64_t)t * it);
 		}
 	}
 	const int excl_blocks[] = {1, 16, 132};
 	for (int b : excl_blocks) {
-		int it = iters * 32;
+		int it = iters * 256;
 		report("put, thread scope, exclusive QP per block", b, 1, (double)b * it,
 		       best_of_three_ms(reset_many, [&] { k_put_excl<<<b, 32>>>(many_dev, it); }), 0);
 	}
 	const int batches[] = {1, 8, 32, 128};
 	for (int k : batches) {
-		int rounds = (quick ? 2048 : 16384) / k;
+		int rounds = (quick ? 4096 : 65536) / k;
 		char name[64];
 		snprintf(name, sizeof(name), "low level: %d prepare_write per submit", k);
 		report(name, 1, 1, (double)rounds * k,
@@ -307,9 +332,10 @@ int main(int argc, char **argv)
 	unsigned long long rung = 0;
 	memcpy(&rung, (const void *)one.db_host, sizeof(rung));
 	printf("last doorbell word: 0x%016llx\n", rung);
+	printf("%s\n", g_bad ? "INDEX CHECK FAILED" : "every configuration: all reserved WQEs published and rung");
 	fake_qp_fini(&one);
 	for (int i = 0; i < nqps; i++)
 		fake_qp_fini(&many[i]);
 	cudaFree(many_dev);
-	return 0;
+	return g_bad ? 1 : 0;
 }

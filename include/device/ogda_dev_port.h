@@ -275,6 +275,19 @@ OGDA_DEV_FN void ogda_dev_fence_handoff(int sharing)
 #endif
 }
 
+/** After relaxed loads that saw other threads' release stores: later reads see what they published. */
+OGDA_DEV_FN void ogda_dev_fence_acquire_scope(int sharing)
+{
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("fence.acq_rel.cta;" ::: "memory");
+	else
+		asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+	(void)sharing;
+#endif
+}
+
 /** Before a doorbell record or doorbell: every WQE store observed so far reaches the NIC first. */
 OGDA_DEV_FN void ogda_dev_fence_nic_release(void)
 {

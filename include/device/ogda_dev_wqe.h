@@ -47,10 +47,12 @@ OGDA_DEV_FN uint64_t ogda_dev_ctrl_lo(uint64_t idx, uint8_t opcode, uint8_t opmo
 /** Last 8 bytes of a ctrl segment: signature 0, reserved, fm_ce_se, immediate (BE as given). */
 OGDA_DEV_FN uint64_t ogda_dev_ctrl_hi(uint8_t fm_ce_se, uint32_t imm_be)
 {
-	uint8_t b[4] = {0, 0, 0, fm_ce_se};
-	uint32_t w2;
-
-	opengda_mlx5_copy_bytes(&w2, b, 4);
+	/* Word 2 in memory order is {0, 0, 0, fm_ce_se}: fm_ce_se is its last byte. */
+#if OPENGDA_MLX5_BIG_ENDIAN_HOST
+	uint32_t w2 = fm_ce_se;
+#else
+	uint32_t w2 = (uint32_t)fm_ce_se << 24;
+#endif
 	return opengda_mlx5_pack_words(w2, imm_be);
 }
 
