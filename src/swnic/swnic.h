@@ -102,6 +102,7 @@ struct swnic_cq {
 	uint64_t arm_uar_seen;     /* UAR + 0x20 as last looked at */
 	bool arm_by_uar;           /* an arm doorbell naming this CQ was seen since the last firing */
 	uint32_t arm_uar_word;     /* its arm word, host order */
+	uint32_t arm_fired_word;   /* arm word of the last firing, host order (NO_ARM_WORD before) */
 	bool sol_any;              /* a solicited or error CQE has been written */
 	uint32_t sol_index;        /* index of the latest such CQE */
 };

@@ -29,6 +29,7 @@
 #define ARM_CMD_NEXT 0u
 #define ARM_CMD_NEXT_SOLICITED 1u
 #define INDEX_MASK 0xffffffu          /* CQ indices and ci are 24 bits */
+#define NO_ARM_WORD 0xffffffffu       /* no arm word has bits 31:30 set */
 #define INDEX_HALF 0x800000u
 
 static uint32_t load_dbr_arm(const struct swnic_cq *cq)
@@ -55,6 +56,7 @@ void swnic_cq_arm_init(struct swnic_cq *cq)
 	if (cq == NULL || cq->dbr == NULL)
 		return;
 	cq->arm_ref = load_dbr_arm(cq);
+	cq->arm_fired_word = NO_ARM_WORD;
 	cq->arm_uar_seen = load_uar_arm(cq);
 	cq->arm_by_uar = false;
 	cq->arm_uar_word = 0;
@@ -86,7 +88,12 @@ bool swnic_cq_arm_check_locked(struct swnic_cq *cq, bool *changed)
 		cq->arm_uar_seen = uar;
 		if (changed != NULL)
 			*changed = true;
-		if (opengda_mlx5_cq_uar_arm_cqn(uar) == cq->cqn) {
+		/*
+		 * The doorbell of an arm that already fired (its DBR word was seen first) is late,
+		 * not a new arm: the same word does not re-arm (see the rule above).
+		 */
+		if (opengda_mlx5_cq_uar_arm_cqn(uar) == cq->cqn &&
+		    opengda_mlx5_cq_uar_arm_word(uar) != cq->arm_fired_word) {
 			cq->arm_by_uar = true;
 			cq->arm_uar_word = opengda_mlx5_cq_uar_arm_word(uar);
 		}
@@ -111,6 +118,7 @@ bool swnic_cq_arm_check_locked(struct swnic_cq *cq, bool *changed)
 	if (!hit)
 		return false;
 	cq->arm_ref = dbr;
+	cq->arm_fired_word = word;
 	cq->arm_by_uar = false;
 	if (changed != NULL)
 		*changed = true;
