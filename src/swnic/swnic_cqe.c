@@ -57,7 +57,8 @@ static bool cq_valid(const struct swnic_cq *cq)
 /*
  * A collapsed CQ rewrites entry 0 while pollers may be reading it, so its CQE is built aside and
  * published with its last 4 bytes (counter, signature, op_own) in one release store: a poller that
- * acquires those 4 bytes sees a counter and an op_own of the same CQE.
+ * acquires those 4 bytes sees a counter and an op_own of the same CQE (pollers of a collapsed CQ
+ * acquire those 4 bytes, not the op_own byte alone).
  */
 static int cqe_store(bool collapsed, struct opengda_mlx5_cqe64 *entry, const struct opengda_mlx5_cqe_fields *f,
 		     uint8_t owner)
@@ -72,8 +73,6 @@ static int cqe_store(bool collapsed, struct opengda_mlx5_cqe64 *entry, const str
 	memcpy(entry, &img, 60);
 	memcpy(&tail, (const uint8_t *)&img + 60, 4);
 	__atomic_store_n((uint32_t *)(void *)((uint8_t *)entry + 60), tail, __ATOMIC_RELEASE);
-	/* The same op_own again on its own: pollers that acquire the op_own byte alone sync with it. */
-	opengda_mlx5_cqe_publish_op_own(entry, img.op_own);
 	return 0;
 }
 

@@ -146,7 +146,16 @@ const struct opengda_mlx5_cqe64 *gfx_wait_cqe(const struct doca_gpu_dev_verbs_cq
 	long long end = now_ms() + GFX_TIMEOUT_MS;
 
 	for (;;) {
-		uint8_t op = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
+		uint8_t op;
+
+		if (c->ogda_flags & OPENGDA_DEV_CQ_FLAG_COLLAPSED) {
+			/* The NIC publishes a collapsed entry's tail (counter .. op_own) in one 4-byte store. */
+			uint32_t tail = __atomic_load_n((const uint32_t *)(const void *)&cqe->wqe_counter, __ATOMIC_ACQUIRE);
+
+			memcpy(&op, (const uint8_t *)&tail + 3, 1);
+		} else {
+			op = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
+		}
 
 		if (opengda_mlx5_op_own_is_sw_owned(op, (uint32_t)ci, c->cqe_log_num))
 			return cqe;
