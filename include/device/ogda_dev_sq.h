@@ -181,26 +181,9 @@ OGDA_DEV_FN void ogda_dev_sq_ring_to(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
 {
 	if (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO)
 		handler = (uint32_t)qp->nic_handler;
-	switch (handler) {
-	case DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY:
+	if (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY) {
 		ogda_dev_sq_ring_proxy(qp, pi);
 		return;
-	case DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_NO_DBR:
-		/* Export resolves NO_DBR_SW_EMULATED to this handler: that mode also feeds the CPU. */
-		if (qp->send_dbr_mode_ext != DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED) {
-			ogda_dev_sq_ring_db(qp, pi);
-			return;
-		}
-		break;
-	case DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF:
-		if (pi - prev == 1 && qp->sq_dbrec != 0) {
-			ogda_dev_sq_update_dbr(qp, pi);
-			ogda_dev_sq_ring_bf(qp, prev);
-			return;
-		}
-		break;
-	default:
-		break;
 	}
 	if (qp->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED) {
 		/* The GPU rings; the CPU service keeps the record from the mailbox (and re-rings). */
@@ -208,6 +191,12 @@ OGDA_DEV_FN void ogda_dev_sq_ring_to(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
 		ogda_dev_atomic_max_sys_u64(qp->ogda_pi_mailbox, pi);
 		return;
 	}
+	if (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF && pi - prev == 1 && qp->sq_dbrec != 0) {
+		ogda_dev_sq_update_dbr(qp, pi);
+		ogda_dev_sq_ring_bf(qp, prev);
+		return;
+	}
+	/* GPU_SM_DB; GPU_SM_NO_DBR (its view has no record); BlueFlame for more than one WQEBB. */
 	if (qp->sq_dbrec != 0)
 		ogda_dev_sq_update_dbr(qp, pi);
 	ogda_dev_sq_ring_db(qp, pi);

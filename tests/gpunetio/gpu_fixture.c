@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "gpu_fixture.h"
+#include "gpunetio/gverbs_qp.h"
 
-#include "swnic/swnic.h"
 #include "verbs/verbs_priv.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -187,21 +188,6 @@ bool gfx_wait_u32(const uint32_t *p, uint32_t val)
 	return true;
 }
 
-uint64_t gfx_swnic_doorbells(uint32_t qpn)
-{
-	struct swnic *nic = NULL;
-	struct swnic_qp *q;
-	uint64_t n;
-
-	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
-	q = swnic_qp_acquire(nic, qpn);
-	assert_non_null(q);
-	n = atomic_load(&q->counters.doorbells);
-	swnic_qp_release(q);
-	swnic_close(nic);
-	return n;
-}
-
 enum doca_verbs_qp_state gfx_qp_state(struct doca_verbs_qp *qp)
 {
 	struct doca_verbs_qp_attr *a = vfx_attr();
@@ -242,4 +228,24 @@ void gfx_check_one_err(const char *log, const char *needle)
 
 	if (nl == NULL || nl[1] != '\0' || strstr(log, "[ERR]") == NULL || strstr(log, needle) == NULL)
 		fail_msg("expected one ERR line holding \"%s\", got: %s", needle, log);
+}
+
+int gfx_setup(void **state)
+{
+	struct gfx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	gfx_open(f);
+	*state = f;
+	return 0;
+}
+
+int gfx_teardown(void **state)
+{
+	struct gfx *f = *state;
+
+	ogda_gpu_export_force_uar_unmappable(false);
+	gfx_close(f);
+	free(f);
+	return 0;
 }

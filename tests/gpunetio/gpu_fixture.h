@@ -50,6 +50,10 @@ struct gfx_pair {
 
 void gfx_open(struct gfx *f);
 void gfx_close(struct gfx *f);
+/* cmocka setup / teardown: a heap gfx opened into *state; teardown also clears the
+ * unmappable-UAR test seam so no case leaks it into the next. */
+int gfx_setup(void **state);
+int gfx_teardown(void **state);
 
 void gfx_pair_create(struct gfx *f, const struct gfx_qp_opts *o, struct gfx_pair *p);
 void gfx_pair_destroy(struct gfx_pair *p);
@@ -76,9 +80,6 @@ const struct opengda_mlx5_cqe64 *gfx_wait_cqe(const struct doca_gpu_dev_verbs_cq
 void gfx_expect_cqe_ok(const struct doca_gpu_dev_verbs_cq *c, uint64_t ci, uint16_t wqe_counter, uint32_t qpn);
 /* Waits until the 32-bit word at p equals val (acquire loads). */
 bool gfx_wait_u32(const uint32_t *p, uint32_t val);
-
-/* Rings of QP qpn the software NIC's engine has seen (swnic0's counter). */
-uint64_t gfx_swnic_doorbells(uint32_t qpn);
 
 /* The QP's state from QUERY_QP. */
 enum doca_verbs_qp_state gfx_qp_state(struct doca_verbs_qp *qp);

@@ -17,26 +17,6 @@
 #define H(x) DOCA_GPUNETIO_VERBS_NIC_HANDLER_##x
 #define M(x) DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_##x
 
-static int setup(void **state)
-{
-	struct gfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	gfx_open(f);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct gfx *f = *state;
-
-	ogda_gpu_export_force_uar_unmappable(false);
-	gfx_close(f);
-	free(f);
-	return 0;
-}
-
 /* Nothing the exports took is left: no mapping, no allocation, no export count. */
 static void assert_all_released(struct gfx *f)
 {
@@ -570,22 +550,22 @@ static void test_getters_bad_args(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_export_gpu_sm_db, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_auto_is_gpu_sm_db_on_host, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_gpu_sm_bf, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_cpu_proxy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_no_dbr_hw, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_no_dbr_hw_cpu_proxy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_sw_emulated, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_mode_mismatch, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_cq_rules, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_bad_args, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_refuses_used_or_exported_qp, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_uar_unmappable, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_get_qp_dev, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_export_multi, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unexport, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_getters_bad_args, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_export_gpu_sm_db, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_auto_is_gpu_sm_db_on_host, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_gpu_sm_bf, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_cpu_proxy, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_no_dbr_hw, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_no_dbr_hw_cpu_proxy, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_sw_emulated, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_mode_mismatch, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_cq_rules, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_bad_args, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_refuses_used_or_exported_qp, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_uar_unmappable, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_get_qp_dev, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_export_multi, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_unexport, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_getters_bad_args, gfx_setup, gfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,24 +25,6 @@ struct peer {
 	struct doca_verbs_qp *qp;
 };
 
-static int setup(void **state)
-{
-	struct gfx *f = calloc(1, sizeof(*f));
-
-	gfx_open(f);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct gfx *f = *state;
-
-	gfx_close(f);
-	free(f);
-	return 0;
-}
-
 static struct doca_gpu_verbs_qp_init_attr_hl attr_of(struct gfx *f, enum doca_gpu_dev_verbs_nic_handler h,
 						      enum doca_gpu_verbs_send_dbr_mode_ext m, uint16_t nwqe)
 {
@@ -279,10 +261,10 @@ static void test_hl_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_hl_every_handler, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hl_group_counter, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hl_flat_list, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hl_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hl_every_handler, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_hl_group_counter, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_hl_flat_list, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_hl_bad_input, gfx_setup, gfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

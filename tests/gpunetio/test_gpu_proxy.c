@@ -22,26 +22,6 @@
 #define LEN 256u
 #define NWQE 40u /* more than the 16-WQEBB SQ: the ring wraps */
 
-static int setup(void **state)
-{
-	struct gfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	gfx_open(f);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct gfx *f = *state;
-
-	ogda_gpu_export_force_uar_unmappable(false);
-	gfx_close(f);
-	free(f);
-	return 0;
-}
-
 /* Source filled with 0x5a, destination (NWQE slots of LEN bytes) zeroed. */
 struct bufs {
 	struct vfx_buf src, dst;
@@ -491,16 +471,16 @@ static void test_service_idle_backoff(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_progress_bad_args, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cpu_proxy_rings_once_per_pi, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cpu_proxy_dbr_less, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sw_emulated_record_update, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sw_emulated_own_service, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_auto_fallback_service_rings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_service_api, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_service_destroyed_before_qp, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_service_two_qps, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_service_idle_backoff, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_progress_bad_args, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_proxy_rings_once_per_pi, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_proxy_dbr_less, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_sw_emulated_record_update, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_sw_emulated_own_service, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_auto_fallback_service_rings, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_service_api, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_service_destroyed_before_qp, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_service_two_qps, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_service_idle_backoff, gfx_setup, gfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

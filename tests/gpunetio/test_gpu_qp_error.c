@@ -20,25 +20,6 @@
 #define LEN 128u
 #define NSLOT 8u
 
-static int setup(void **state)
-{
-	struct gfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	gfx_open(f);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct gfx *f = *state;
-
-	gfx_close(f);
-	free(f);
-	return 0;
-}
-
 /* Source (0x77), destination slots (zeroed) and an rkey no MR has any more. */
 struct bufs {
 	struct vfx_buf src, dst;
@@ -381,12 +362,12 @@ static void test_reset_cpu_proxy(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_bad_args, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_remote_access_error, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_flush_only, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_collapsed_error, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reset_then_post, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reset_cpu_proxy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_args, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_remote_access_error, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_flush_only, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_collapsed_error, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_reset_then_post, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_reset_cpu_proxy, gfx_setup, gfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
