@@ -272,7 +272,8 @@ static doca_error_t to_init(struct doca_verbs_qp *qp, struct doca_verbs_qp_attr 
 		if (err == DOCA_SUCCESS)
 			err = doca_verbs_qp_attr_set_allow_remote_read(a, 1);
 		if (err == DOCA_SUCCESS)
-			err = doca_verbs_qp_attr_set_atomic_mode(a, DOCA_VERBS_QP_ATOMIC_MODE_NONE);
+			/* The GPUNetIO examples' fetch-and-add needs 8-byte atomics as responder. */
+			err = doca_verbs_qp_attr_set_atomic_mode(a, DOCA_VERBS_QP_ATOMIC_MODE_UP_TO_8BYTES);
 	}
 	return err != DOCA_SUCCESS ? err : doca_verbs_qp_modify(qp, a, mask);
 }

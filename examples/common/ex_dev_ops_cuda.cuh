@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ex_dev_ops.h in CUDA kernels: DOCA's device API, the template arguments picked from run-time
+ * values (every thread of a group takes the same branch). Included by ex_dev_ops.h only.
+ */
+#ifndef EX_DEV_OPS_CUDA_CUH_
+#define EX_DEV_OPS_CUDA_CUH_
+
+#include "doca_gpunetio_device.h"
+
+namespace ex_cuda {
+
+constexpr doca_gpu_dev_verbs_nic_handler kHandler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO;
+
+/* One operation as a call with compile-time sharing mode and scope. */
+struct post_call {
+	struct doca_gpu_dev_verbs_qp *qp;
+	const struct ex_op *op;
+	uint64_t *ticket;
+
+	template <doca_gpu_dev_verbs_resource_sharing_mode S, doca_gpu_dev_verbs_exec_scope E>
+	__device__ __forceinline__ int call() const
+	{
+		switch (op->kind) {
+		case EX_OP_READ: {
+			const struct doca_gpu_dev_verbs_addr no_dump = {0, 0};
+
+			return doca_gpu_dev_verbs_get<S, kHandler, E>(qp, op->raddr, op->laddr, op->size, no_dump, ticket);
+		}
+		case EX_OP_FADD:
+			return doca_gpu_dev_verbs_signal<DOCA_GPUNETIO_VERBS_SIGNAL_OP_ADD, S, kHandler, E>(
+				qp, op->raddr, op->laddr, op->size, ticket);
+		default:
+			return doca_gpu_dev_verbs_put<S, kHandler, E>(qp, op->raddr, op->laddr, op->size, ticket);
+		}
+	}
+};
+
+template <doca_gpu_dev_verbs_resource_sharing_mode S, typename F>
+__device__ __forceinline__ int by_scope(int scope, const F &f)
+{
+	switch (scope) {
+	case DOCA_GPUNETIO_VERBS_EXEC_SCOPE_WARP:
+		return f.template call<S, DOCA_GPUNETIO_VERBS_EXEC_SCOPE_WARP>();
+	case DOCA_GPUNETIO_VERBS_EXEC_SCOPE_BLOCK:
+		return f.template call<S, DOCA_GPUNETIO_VERBS_EXEC_SCOPE_BLOCK>();
+	default:
+		return f.template call<S, DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD>();
+	}
+}
+
+template <typename F>
+__device__ __forceinline__ int by_sharing(int sharing, int scope, const F &f)
+{
+	switch (sharing) {
+	case OGDA_DEV_SHARE_EXCLUSIVE:
+		return by_scope<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_EXCLUSIVE>(scope, f);
+	case OGDA_DEV_SHARE_CTA:
+		return by_scope<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_CTA>(scope, f);
+	default:
+		return by_scope<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU>(scope, f);
+	}
+}
+
+} /* namespace ex_cuda */
+
+/* Posts op at the given scope (every thread of the group calls). */
+__device__ static __forceinline__ int ex_post(const struct ex_lane *l, int scope, struct doca_gpu_dev_verbs_qp *qp,
+					      const struct ex_op *op, int sharing, uint64_t *ticket)
+{
+	const ex_cuda::post_call c = {qp, op, ticket};
+
+	(void)l;
+	return ex_cuda::by_sharing(sharing, scope, c);
+}
+
+/* Waits until the WQE of ticket (and every earlier one) has completed. */
+__device__ static __forceinline__ int ex_wait(struct doca_gpu_dev_verbs_qp *qp, uint64_t ticket, int sharing)
+{
+	switch (sharing) {
+	case OGDA_DEV_SHARE_EXCLUSIVE:
+		return doca_gpu_dev_verbs_wait<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_EXCLUSIVE>(qp, ticket);
+	case OGDA_DEV_SHARE_CTA:
+		return doca_gpu_dev_verbs_wait<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_CTA>(qp, ticket);
+	default:
+		return doca_gpu_dev_verbs_wait<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU>(qp, ticket);
+	}
+}
+
+/* Whether flag is set in any thread of the scope's group (every thread of the group calls). */
+__device__ static __forceinline__ int ex_group_any(const struct ex_lane *l, int scope, int flag)
+{
+	(void)l;
+	if (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_WARP)
+		return __any_sync(0xffffffffu, flag);
+	if (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_BLOCK)
+		return __syncthreads_or(flag);
+	return flag;
+}
+
+/* Barrier of the block. */
+__device__ static __forceinline__ void ex_block_sync(const struct ex_lane *l)
+{
+	(void)l;
+	__syncthreads();
+}
+
+/* Thread 0's v, in every thread of the block. */
+__device__ static __forceinline__ uint64_t ex_block_bcast(const struct ex_lane *l, uint64_t v)
+{
+	__shared__ uint64_t word;
+
+	if (l->tid == 0)
+		word = v;
+	__syncthreads();
+	v = word;
+	__syncthreads();
+	return v;
+}
+
+/* The calling thread's lane: position from the CUDA built-ins (1-D launches). */
+__device__ static __forceinline__ struct ex_lane ex_lane_here(void)
+{
+	struct ex_lane l;
+
+	l.block = blockIdx.x;
+	l.nblocks = gridDim.x;
+	l.tid = threadIdx.x;
+	l.nthreads = blockDim.x;
+	return l;
+}
+
+#endif /* EX_DEV_OPS_CUDA_CUH_ */

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Helpers the examples' callbacks use (ex_run.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/ogda_dev_port.h"
+#include "ex_run.h"
+#include "opengda_mlx5.h"
+#include "sample_pattern.h"
+#include "sample_verbs.h"
+#include "sample_util.h"
+
+int ex_fail(struct ex_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->fail, sizeof(x->fail), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int range_ok(const struct ex_buf *b, size_t off, size_t len)
+{
+	if (off > b->len || len > b->len - off) {
+		sample_err("internal: [%zu, +%zu) is outside a %zu-byte buffer", off, len, b->len);
+		return 0;
+	}
+	return 1;
+}
+
+int ex_buf_read(const struct ex_ctx *x, const struct ex_buf *b, size_t off, void *dst, size_t len)
+{
+	if (!range_ok(b, off, len))
+		return -1;
+	if (x->cuda)
+		return ex_cuda_to_host(dst, b->dev + off, len);
+	/* Host threads: the NIC writes this memory; read it as bytes, after its completions. */
+	memcpy(dst, b->dev + off, len);
+	return 0;
+}
+
+int ex_buf_write(const struct ex_ctx *x, struct ex_buf *b, size_t off, const void *src, size_t len)
+{
+	if (!range_ok(b, off, len))
+		return -1;
+	if (x->cuda)
+		return ex_cuda_to_dev(b->dev + off, src, len);
+	memcpy(b->dev + off, src, len);
+	return 0;
+}
+
+int ex_buf_fill(const struct ex_ctx *x, struct ex_buf *b, size_t off, uint8_t v, size_t len)
+{
+	if (!range_ok(b, off, len))
+		return -1;
+	if (x->cuda)
+		return ex_cuda_fill(b->dev + off, v, len);
+	memset(b->dev + off, v, len);
+	return 0;
+}
+
+struct doca_gpu_dev_verbs_addr ex_laddr(const struct ex_ctx *x, size_t off)
+{
+	struct doca_gpu_dev_verbs_addr a;
+
+	a.addr = (uint64_t)(uintptr_t)x->buf.dev + off;
+	a.key = opengda_mlx5_htobe32(x->buf.lkey);
+	return a;
+}
+
+struct doca_gpu_dev_verbs_addr ex_raddr(const struct ex_ctx *x, size_t off)
+{
+	struct doca_gpu_dev_verbs_addr a;
+
+	a.addr = x->peer.addr + off;
+	a.key = opengda_mlx5_htobe32(x->peer.rkey);
+	return a;
+}
+
+void ex_test_corrupt(void *p, size_t len)
+{
+	const char *v = getenv("OGDA_EXAMPLE_CORRUPT");
+
+	if (v != NULL && strcmp(v, "1") == 0 && len > 0)
+		((uint8_t *)p)[len - 1] ^= 0x5a;
+}
+
+uint32_t ex_pattern_id(uint32_t row, uint32_t slot)
+{
+	/* The slot in the first bytes (sample_pattern puts the id there): neighbours differ at once. */
+	return slot | (row << 24);
+}
+
+void ex_pattern_fill(const struct ex_ctx *x, void *p, size_t len, uint32_t id)
+{
+	sample_pattern_fill(p, len, x->seed, id);
+}
+
+int ex_pattern_check(struct ex_ctx *x, const void *p, size_t len, uint32_t id, const char *what)
+{
+	size_t off = 0;
+	uint8_t got = 0, want = 0;
+
+	if (sample_pattern_check(p, len, x->seed, id, &off, &got, &want) == 0) {
+		x->checked_bytes += len;
+		return 0;
+	}
+	return ex_fail(x, "%s: byte %zu of %zu is 0x%02x, expected 0x%02x", what, off, len, got, want);
+}
+
+int ex_launch(struct ex_ctx *x, uint32_t blocks, uint32_t threads, ex_host_fn host_fn, ex_cuda_launch_fn launch,
+	      void *arg, uint64_t *ns)
+{
+	if (!x->cuda)
+		return ex_host_run(blocks, threads, host_fn, arg, ns);
+	if (launch == NULL) {
+		sample_err("internal: this example has no kernel in this build");
+		return -1;
+	}
+	if (ex_cuda_begin() != 0)
+		return -1;
+	if (launch(arg, blocks, threads) != 0) {
+		sample_err("kernel launch (%u x %u): %s", blocks, threads, ex_cuda_launch_error());
+		return -1;
+	}
+	return ex_cuda_end(x->cfg.timeout_s, ns);
+}
+
+int ex_sharing(const struct ex_ctx *x, uint32_t blocks, uint32_t threads)
+{
+	if (blocks > 1)
+		return OGDA_DEV_SHARE_GPU;
+	if (threads > 1 && !(x->cfg.scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_BLOCK))
+		return OGDA_DEV_SHARE_CTA;
+	return OGDA_DEV_SHARE_EXCLUSIVE;
+}
+
+uint64_t ex_timeout_ns(const struct ex_ctx *x)
+{
+	return (uint64_t)x->cfg.timeout_s * 1000000000ull;
+}
+
+const char *ex_dev_error_str(int rc)
+{
+	static __thread char text[128];
+
+	if (OPENGDA_DEV_IS_CQE_ERROR(rc)) {
+		uint8_t syn = (uint8_t)OPENGDA_DEV_CQE_ERROR_SYNDROME(rc);
+
+		snprintf(text, sizeof(text), "error completion, syndrome 0x%02x (%s)", syn,
+			 ibv_wc_status_str(sample_wc_status_from_syndrome(syn)));
+	} else if (rc == -OPENGDA_DEV_ETIMEDOUT) {
+		snprintf(text, sizeof(text), "no completion within --timeout");
+	} else if (rc == -22) {
+		snprintf(text, sizeof(text), "the group posts more WQEs than the send queue holds");
+	} else {
+		snprintf(text, sizeof(text), "error %d", rc);
+	}
+	return text;
+}
