@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Entry points. Each target does its own set-up on a fresh Debian 12 machine.
 #   make test    install dependencies, configure, build, run the CPU test suite (CTest)
-#   make demo    install dependencies, configure, build, run the main job
+#   make demo    install dependencies, configure, build, run the main job (put_bw on the software NIC)
 #   make build   configure and build only
 #   make clean   remove build/
 
@@ -26,8 +26,9 @@ build: configure
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -LE '^gpu$$'
 
+# The main job: put_bw server + client on the software NIC (kernels with a GPU, else host threads).
 demo: build
-	$(BUILD_DIR)/bin/opengda-info
+	scripts/demo.sh $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -153,7 +153,7 @@ static int handle_run_param(int id, const char *opt, const char *value, struct e
 	switch (id) {
 	case OPT_SCOPE:
 		if (!spec->scope_option) {
-			sample_err("%s: %s runs with one thread per side; it has no scope option", opt, spec->name);
+			sample_err("%s: %s has no scope option (its device code fixes how threads post)", opt, spec->name);
 			return -1;
 		}
 		if (nv_parse(opt, value, scopes, NV_COUNT(scopes), &v) != 0)

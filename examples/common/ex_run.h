@@ -110,6 +110,7 @@ struct ex_ctx {
 	uint32_t nrows;
 	uint64_t checked_bytes;            /* bytes compared over the run */
 	bool peer_failed;
+	struct ex_launch_async *launch;    /* ex_launch_start()'s launch in flight; NULL when none */
 };
 
 /* Runs the example: returns the process exit code (0 only when everything was checked). */
@@ -150,6 +151,20 @@ int ex_pattern_check(struct ex_ctx *x, const void *p, size_t len, uint32_t id, c
 typedef int (*ex_cuda_launch_fn)(const void *arg, uint32_t blocks, uint32_t threads);
 int ex_launch(struct ex_ctx *x, uint32_t blocks, uint32_t threads, ex_host_fn host_fn, ex_cuda_launch_fn launch,
 	      void *arg, uint64_t *ns);
+
+/*
+ * The same, asynchronous, for a side whose device code must run while the frame goes on (the
+ * ping-pong server: its kernel waits for the client's first message, which comes only after
+ * the frame has sent STEP_READY). ex_launch_start() starts it and returns: on host threads
+ * ex_host_run() runs in a helper pthread, with kernels the launch is queued between
+ * ex_cuda_begin() and ex_cuda_end(). ex_launch_finish() waits for it, bounded by twice --timeout
+ * (device code still running then cannot be stopped: the process ends with an error line), and
+ * sets *ns. One launch at a time per process; arg must stay valid until ex_launch_finish().
+ * Both return 0, or -1 with an error line.
+ */
+int ex_launch_start(struct ex_ctx *x, uint32_t blocks, uint32_t threads, ex_host_fn host_fn, ex_cuda_launch_fn launch,
+		    void *arg);
+int ex_launch_finish(struct ex_ctx *x, uint64_t *ns);
 
 /* The sharing mode a QP used by blocks x threads threads at the configured scope needs. */
 int ex_sharing(const struct ex_ctx *x, uint32_t blocks, uint32_t threads);

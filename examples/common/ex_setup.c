@@ -178,6 +178,11 @@ int ex_qp_connect(struct ex_ctx *x, const struct ex_setup *peer)
 
 void ex_teardown(struct ex_ctx *x)
 {
+	uint64_t ns;
+
+	/* Device code still running (a pass that failed before ex_launch_finish) uses the QP and buffers. */
+	if (x->launch != NULL)
+		(void)ex_launch_finish(x, &ns);
 	/* Destroying the QP takes it off the service first. */
 	if (x->qp != NULL)
 		(void)doca_gpu_verbs_destroy_qp_hl(x->qp);

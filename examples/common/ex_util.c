@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers the examples' callbacks use (ex_run.h). */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "device/ogda_dev_port.h"
 #include "ex_run.h"
@@ -127,6 +129,103 @@ int ex_launch(struct ex_ctx *x, uint32_t blocks, uint32_t threads, ex_host_fn ho
 		return -1;
 	}
 	return ex_cuda_end(x->cfg.timeout_s, ns);
+}
+
+/* An ex_launch_start() launch in flight. */
+struct ex_launch_async {
+	bool cuda;
+	pthread_t helper; /* host threads: runs ex_host_run() */
+	uint32_t blocks, threads;
+	ex_host_fn host_fn;
+	void *arg;
+	uint64_t ns;
+	int rc;
+	int finished; /* set by the helper (release) once ex_host_run() has returned */
+};
+
+static void *launch_helper(void *p)
+{
+	struct ex_launch_async *a = p;
+
+	a->rc = ex_host_run(a->blocks, a->threads, a->host_fn, a->arg, &a->ns);
+	__atomic_store_n(&a->finished, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int ex_launch_start(struct ex_ctx *x, uint32_t blocks, uint32_t threads, ex_host_fn host_fn, ex_cuda_launch_fn launch,
+		    void *arg)
+{
+	struct ex_launch_async *a;
+	int err;
+
+	if (x->launch != NULL) {
+		sample_err("internal: a launch is already in flight");
+		return -1;
+	}
+	if (x->cuda && launch == NULL) {
+		sample_err("internal: this example has no kernel in this build");
+		return -1;
+	}
+	a = calloc(1, sizeof(*a));
+	if (a == NULL) {
+		sample_err("out of memory");
+		return -1;
+	}
+	a->cuda = x->cuda;
+	a->blocks = blocks;
+	a->threads = threads;
+	a->host_fn = host_fn;
+	a->arg = arg;
+	if (x->cuda) {
+		if (ex_cuda_begin() != 0)
+			goto fail;
+		if (launch(arg, blocks, threads) != 0) {
+			sample_err("kernel launch (%u x %u): %s", blocks, threads, ex_cuda_launch_error());
+			goto fail;
+		}
+	} else if ((err = pthread_create(&a->helper, NULL, launch_helper, a)) != 0) {
+		sample_err("cannot start the thread that runs the host threads: %s", strerror(err));
+		goto fail;
+	}
+	x->launch = a;
+	return 0;
+fail:
+	free(a);
+	return -1;
+}
+
+int ex_launch_finish(struct ex_ctx *x, uint64_t *ns)
+{
+	struct ex_launch_async *a = x->launch;
+	/* The device code may be inside one bounded wait and enter another before it sees why it
+	 * should stop: twice the bound of one wait. */
+	const uint32_t bound_s = 2 * x->cfg.timeout_s;
+	int rc;
+
+	if (a == NULL) {
+		sample_err("internal: no launch in flight");
+		return -1;
+	}
+	x->launch = NULL;
+	if (a->cuda) {
+		rc = ex_cuda_end(bound_s, ns);
+	} else {
+		const int64_t deadline = sample_now_ms() + (int64_t)bound_s * 1000;
+
+		while (!__atomic_load_n(&a->finished, __ATOMIC_ACQUIRE)) {
+			if (sample_now_ms() > deadline) {
+				/* Host threads cannot be cancelled safely in a device wait: leave. */
+				sample_err("the host threads are still running after %u s; ending the process", bound_s);
+				_exit(SAMPLE_EXIT_FAILURE);
+			}
+			sample_sleep_us(200);
+		}
+		pthread_join(a->helper, NULL);
+		rc = a->rc;
+		*ns = a->ns;
+	}
+	free(a);
+	return rc;
 }
 
 int ex_sharing(const struct ex_ctx *x, uint32_t blocks, uint32_t threads)

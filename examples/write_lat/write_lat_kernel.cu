@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* gpunetio_verbs_write_lat: the CUDA kernel around write_lat_thread() (one thread per side). */
+#include <cuda_runtime_api.h>
+
+#include "write_lat_body.h"
+
+__global__ void write_lat_kernel(struct write_lat_args a)
+{
+	const struct ex_lane l = ex_lane_here();
+
+	write_lat_thread(&a, &l);
+}
+
+extern "C" int write_lat_launch(const void *arg, uint32_t blocks, uint32_t threads)
+{
+	write_lat_kernel<<<blocks, threads>>>(*(const struct write_lat_args *)arg);
+	return cudaPeekAtLastError() == cudaSuccess ? 0 : -1;
+}
