@@ -17,6 +17,7 @@
 
 #include "atomic_lat_body.h"
 #include "ex_run.h"
+#include "opengda_mlx5.h"
 #include "sample_util.h"
 
 int atomic_lat_launch(const void *arg, uint32_t blocks, uint32_t threads);
@@ -175,16 +176,38 @@ static int check_olds(struct ex_ctx *x, const struct ex_step *s, const uint64_t 
 	return rc;
 }
 
+static bool is_flush(int32_t rc)
+{
+	return OPENGDA_DEV_IS_CQE_ERROR(rc) && OPENGDA_DEV_CQE_ERROR_SYNDROME(rc) == OPENGDA_MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
+}
+
+/* The thread whose error to report: the first that is not a flush (flushes only follow the error
+ * that moved the QP to the error state), else the first; n when no thread failed. */
+static uint64_t failed_thread(const struct atomic_lat_result *res, uint64_t n)
+{
+	uint64_t t, first = n;
+
+	for (t = 0; t < n; t++) {
+		if (res[t].rc == 0)
+			continue;
+		if (!is_flush(res[t].rc))
+			return t;
+		if (first == n)
+			first = t;
+	}
+	return first;
+}
+
 /* Errors and the latency row's own sequence check, thread by thread. */
 static int check_results(struct ex_ctx *x, const struct ex_step *s, const struct atomic_lat_result *res, uint64_t n,
 			 uint32_t per_thread)
 {
-	uint64_t t, done = 0;
+	uint64_t t = failed_thread(res, n), done = 0;
 
+	if (t < n)
+		return ex_fail(x, "%s row: thread %llu: fetch-add %u of %u failed: %s", row_label(s->row),
+			       (unsigned long long)t, res[t].done + 1, per_thread, ex_dev_error_str(res[t].rc));
 	for (t = 0; t < n; t++) {
-		if (res[t].rc != 0)
-			return ex_fail(x, "%s row: thread %llu: fetch-add %u of %u failed: %s", row_label(s->row),
-				       (unsigned long long)t, res[t].done + 1, per_thread, ex_dev_error_str(res[t].rc));
 		if (res[t].bad != 0)
 			return ex_fail(x, "%s row, %s pass: fetch-add %u returned %llu, expected %u (the counter before "
 				       "it); %u of %u fetch-adds saw a wrong value",

@@ -61,19 +61,15 @@ OGDA_DEV_FN void ogda_dev_cq_advance(struct doca_gpu_dev_verbs_cq *cq, uint64_t 
 }
 
 /**
- * Classifies the CQE for index @p idx without waiting. On an error CQE the syndrome is returned
- * encoded; on success cqe_ci moves past @p idx.
+ * Classifies the CQE of index @p idx, which must be less than one ring beyond cqe_ci: its slot
+ * then holds either that CQE or one of the ring before (the owner bit tells them apart).
  */
-OGDA_DEV_FN int ogda_dev_cq_poll_one_at(struct doca_gpu_dev_verbs_cq *cq, uint64_t idx, int sharing)
+OGDA_DEV_FN int ogda_dev_cq_classify_at(struct doca_gpu_dev_verbs_cq *cq, uint64_t idx, int sharing)
 {
-	uint64_t pos, ci = ogda_dev_cq_ci(cq, sharing);
-	const uint8_t *cqe;
+	uint64_t pos = idx + cq->cqe_rsvd;
+	const uint8_t *cqe = ogda_dev_cqe_at(cq, pos);
 	uint8_t op_own, opcode;
 
-	if (ci > idx)
-		return 0;
-	pos = idx + cq->cqe_rsvd;
-	cqe = ogda_dev_cqe_at(cq, pos);
 	/* op_own (byte 63) alone: the NIC writes it last, so nothing else is read before it is ours. */
 	op_own = ogda_dev_load_nic_u8(cqe + 63);
 	opcode = op_own >> 4;
@@ -89,6 +85,32 @@ OGDA_DEV_FN int ogda_dev_cq_poll_one_at(struct doca_gpu_dev_verbs_cq *cq, uint64
 	}
 	ogda_dev_cq_advance(cq, idx + 1, sharing);
 	return 0;
+}
+
+/**
+ * Classifies the CQE for index @p idx without waiting. On an error CQE the syndrome is returned
+ * encoded; on success cqe_ci moves past @p idx.
+ *
+ * An index a ring or more beyond cqe_ci (more reservations in flight than the CQ holds, e.g.
+ * thousands of threads on one QP) cannot be read from its slot: the owner bit only tells
+ * neighbouring rings apart, and the slot may still hold the CQE of two rings before. Its
+ * completion is then established in order, through the last index of the current ring
+ * (completions of one send queue arrive in order).
+ */
+OGDA_DEV_FN int ogda_dev_cq_poll_one_at(struct doca_gpu_dev_verbs_cq *cq, uint64_t idx, int sharing)
+{
+	uint64_t ci = ogda_dev_cq_ci(cq, sharing);
+
+	while (ci <= idx && idx - ci > cq->cqe_mask) {
+		int rc = ogda_dev_cq_classify_at(cq, ci + cq->cqe_mask, sharing);
+
+		if (rc != 0)
+			return rc;
+		ci = ogda_dev_cq_ci(cq, sharing);
+	}
+	if (ci > idx)
+		return 0;
+	return ogda_dev_cq_classify_at(cq, idx, sharing);
 }
 
 /** Waits for the CQE of index @p idx (bounded by cq->ogda_wait_timeout_ns when set). */

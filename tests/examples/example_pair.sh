@@ -19,7 +19,7 @@ wait_server
 [ "$src" -eq 0 ] || fail "server exit status $src"
 for side in client server; do
 	grep -q '^Validation successful' "$tmp/$side.out" || fail "the $side did not print Validation successful"
-	grep -q '^ *#bytes .*Kernel\[ms\]$' "$tmp/$side.out" || fail "the $side printed no table header"
+	grep -qE '^ *([a-z]+ +)?#bytes .*Kernel\[ms\]$' "$tmp/$side.out" || fail "the $side printed no table header"
 	[ -s "$tmp/$side.err" ] && fail "the $side wrote to stderr"
 done
 # Every row of the table has five numbers (six with a leading mode column).

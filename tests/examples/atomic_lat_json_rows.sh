@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# atomic_lat_json_test.sh <gpunetio_verbs_atomic_lat> -i <N> -b <B> -t <T> [args...]
+# atomic_lat_json_rows.sh <gpunetio_verbs_atomic_lat> -i <N> -b <B> -t <T> [args...]
 # Both sides with --json (host threads): each object must say "successful" and carry exactly two
 # rows, "mode" latency (1 thread) then rate (B x T threads), each of N 8-byte fetch-adds, and the
 # exact byte counts checked: the client's old values (4 passes x N x 8), the server's buffer
 # (4 passes x 64 bytes).
 set -u
-. "$(dirname "$0")/../../tests/samples/sample_test_lib.sh"
+. "$(dirname "$0")/../samples/sample_test_lib.sh"
 
 bin=$1
 shift
