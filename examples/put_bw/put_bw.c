@@ -6,12 +6,8 @@
  * its slot msgs_per_thread times (-i messages in all per size) and waits for each completion.
  * The server clears its buffer before each pass and checks every byte of every slot after it.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "ex_run.h"
-#include "put_bw_body.h"
+#include "ex_slots.h"
 #include "sample_util.h"
 
 int put_bw_launch(const void *arg, uint32_t blocks, uint32_t threads);
@@ -33,71 +29,9 @@ static const struct ex_spec spec = {
 	.max_threads = 1024,
 };
 
-static uint64_t slots(const struct ex_ctx *x)
-{
-	return (uint64_t)x->blocks * x->threads;
-}
-
-static uint64_t buf_bytes(const struct ex_ctx *x)
-{
-	return slots(x) * x->cfg.max_size;
-}
-
-static uint64_t aux_bytes(const struct ex_ctx *x)
-{
-	return x->server ? 0 : slots(x) * sizeof(struct ex_thread_result);
-}
-
-static int server_begin(struct ex_ctx *x, const struct ex_step *s)
-{
-	return ex_buf_fill(x, &x->buf, 0, 0, slots(x) * s->size);
-}
-
-/* Every slot holds the client's pattern for it, and nothing was written past the last one. */
-static int check_slots(struct ex_ctx *x, const struct ex_step *s, const char *side)
-{
-	uint8_t *tmp = malloc(s->size);
-	uint64_t t;
-	int rc = 0;
-
-	if (tmp == NULL)
-		return ex_fail(x, "out of memory");
-	for (t = 0; t < slots(x) && rc == 0; t++) {
-		char what[96];
-
-		snprintf(what, sizeof(what), "%s slot %llu", side, (unsigned long long)t);
-		rc = ex_buf_read(x, &x->buf, t * s->size, tmp, s->size);
-		if (rc == 0)
-			rc = ex_pattern_check(x, tmp, s->size, ex_pattern_id(s->row, (uint32_t)t), what);
-	}
-	free(tmp);
-	return rc;
-}
-
-static int server_end(struct ex_ctx *x, const struct ex_step *s)
-{
-	uint64_t used = slots(x) * s->size, rest = x->buf.len - used;
-	uint8_t probe[256];
-
-	if (check_slots(x, s, "server") != 0)
-		return -1;
-	/* Past the written slots the buffer must still be zero (a put longer than its message). */
-	if (rest > 0) {
-		uint64_t n = rest < sizeof(probe) ? rest : sizeof(probe);
-
-		if (ex_buf_read(x, &x->buf, used, probe, n) != 0)
-			return -1;
-		for (uint64_t i = 0; i < n; i++)
-			if (probe[i] != 0)
-				return ex_fail(x, "byte %llu past the last slot was written (0x%02x)",
-					       (unsigned long long)(used + i), probe[i]);
-	}
-	return 0;
-}
-
 static void host_fn(const struct ex_lane *l, void *arg)
 {
-	put_bw_thread(arg, l);
+	ex_slot_thread(arg, l);
 }
 
 static ex_cuda_launch_fn cuda_launch(void)
@@ -109,67 +43,24 @@ static ex_cuda_launch_fn cuda_launch(void)
 #endif
 }
 
+static int server_end(struct ex_ctx *x, const struct ex_step *s)
+{
+	return ex_slots_check(x, s, "server");
+}
+
 static int client_run(struct ex_ctx *x, const struct ex_step *s, struct ex_row *r)
 {
-	const uint64_t n = slots(x);
-	struct ex_thread_result *res = calloc(n, sizeof(*res));
-	struct put_bw_args a;
-	uint8_t *src = malloc(s->size);
-	uint64_t t, done = 0;
-	int rc = -1;
-
-	if (res == NULL || src == NULL) {
-		ex_fail(x, "out of memory");
-		goto out;
-	}
-	for (t = 0; t < n; t++) {
-		ex_pattern_fill(x, src, s->size, ex_pattern_id(s->row, (uint32_t)t));
-		if (t == n - 1)
-			ex_test_corrupt(src, s->size);
-		if (ex_buf_write(x, &x->buf, t * s->size, src, s->size) != 0)
-			goto out;
-	}
-	if (ex_buf_fill(x, &x->aux, 0, 0, x->aux.len) != 0)
-		goto out;
-	memset(&a, 0, sizeof(a));
-	a.qp = x->dqp;
-	a.local = ex_laddr(x, 0);
-	a.remote = ex_raddr(x, 0);
-	a.size = s->size;
-	a.msgs_per_thread = (uint32_t)(x->cfg.iters / n);
-	a.scope = x->cfg.scope;
-	a.sharing = ex_sharing(x, x->blocks, x->threads);
-	a.res = (struct ex_thread_result *)x->aux.dev;
-	if (ex_launch(x, x->blocks, x->threads, host_fn, cuda_launch(), &a, &r->ns) != 0 ||
-	    ex_buf_read(x, &x->aux, 0, res, n * sizeof(*res)) != 0)
-		goto out;
-	for (t = 0; t < n; t++) {
-		if (res[t].rc != 0) {
-			ex_fail(x, "thread %llu: put %u of %u failed: %s", (unsigned long long)t, res[t].done + 1,
-				a.msgs_per_thread, ex_dev_error_str(res[t].rc));
-			goto out;
-		}
-		done += res[t].done;
-	}
-	if (done != x->cfg.iters) {
-		ex_fail(x, "%llu of %u puts completed", (unsigned long long)done, x->cfg.iters);
-		goto out;
-	}
-	r->iters = done;
-	r->threads = (uint32_t)n;
-	rc = 0;
-out:
-	free(res);
-	free(src);
-	return rc;
+	if (ex_slots_fill(x, s) != 0)
+		return -1;
+	return ex_slots_run(x, s, r, EX_OP_WRITE, host_fn, cuda_launch());
 }
 
 static const struct ex_ops ops = {
 	.spec = &spec,
 	.metric = EX_METRIC_BW,
-	.buf_bytes = buf_bytes,
-	.aux_bytes = aux_bytes,
-	.server_begin = server_begin,
+	.buf_bytes = ex_slots_buf_bytes,
+	.aux_bytes = ex_slots_aux_bytes,
+	.server_begin = ex_slots_clear,
 	.server_end = server_end,
 	.client_run = client_run,
 };

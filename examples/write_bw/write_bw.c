@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ex_run.h"
+#include "ex_slots.h"
 #include "sample_util.h"
 #include "write_bw_body.h"
 
@@ -36,66 +37,9 @@ static const struct ex_spec spec = {
 	.max_threads = 1024,
 };
 
-static uint64_t slots(const struct ex_ctx *x)
-{
-	return (uint64_t)x->blocks * x->threads;
-}
-
-static uint64_t buf_bytes(const struct ex_ctx *x)
-{
-	return slots(x) * x->cfg.max_size;
-}
-
-static uint64_t aux_bytes(const struct ex_ctx *x)
-{
-	return x->server ? 0 : slots(x) * sizeof(struct ex_thread_result);
-}
-
-static int server_begin(struct ex_ctx *x, const struct ex_step *s)
-{
-	return ex_buf_fill(x, &x->buf, 0, 0, slots(x) * s->size);
-}
-
-/* Every slot holds the client's pattern for it. */
-static int check_slots(struct ex_ctx *x, const struct ex_step *s)
-{
-	uint8_t *tmp = malloc(s->size);
-	uint64_t t;
-	int rc = 0;
-
-	if (tmp == NULL)
-		return ex_fail(x, "out of memory");
-	for (t = 0; t < slots(x) && rc == 0; t++) {
-		char what[96];
-
-		snprintf(what, sizeof(what), "server slot %llu", (unsigned long long)t);
-		rc = ex_buf_read(x, &x->buf, t * s->size, tmp, s->size);
-		if (rc == 0)
-			rc = ex_pattern_check(x, tmp, s->size, ex_pattern_id(s->row, (uint32_t)t), what);
-	}
-	free(tmp);
-	return rc;
-}
-
 static int server_end(struct ex_ctx *x, const struct ex_step *s)
 {
-	uint64_t used = slots(x) * s->size, rest = x->buf.len - used;
-	uint8_t probe[256];
-
-	if (check_slots(x, s) != 0)
-		return -1;
-	/* Past the written slots the buffer must still be zero (a write longer than its message). */
-	if (rest > 0) {
-		uint64_t n = rest < sizeof(probe) ? rest : sizeof(probe);
-
-		if (ex_buf_read(x, &x->buf, used, probe, n) != 0)
-			return -1;
-		for (uint64_t i = 0; i < n; i++)
-			if (probe[i] != 0)
-				return ex_fail(x, "byte %llu past the last slot was written (0x%02x)",
-					       (unsigned long long)(used + i), probe[i]);
-	}
-	return 0;
+	return ex_slots_check(x, s, "server");
 }
 
 static void host_fn(const struct ex_lane *l, void *arg)
@@ -110,26 +54,6 @@ static ex_cuda_launch_fn cuda_launch(void)
 #else
 	return NULL;
 #endif
-}
-
-/* The slots' data: each the pattern of (row, slot); the last one through the corruption hook. */
-static int fill_slots(struct ex_ctx *x, const struct ex_step *s)
-{
-	const uint64_t n = slots(x);
-	uint8_t *src = malloc(s->size);
-	uint64_t t;
-	int rc = 0;
-
-	if (src == NULL)
-		return ex_fail(x, "out of memory");
-	for (t = 0; t < n && rc == 0; t++) {
-		ex_pattern_fill(x, src, s->size, ex_pattern_id(s->row, (uint32_t)t));
-		if (t == n - 1)
-			ex_test_corrupt(src, s->size);
-		rc = ex_buf_write(x, &x->buf, t * s->size, src, s->size);
-	}
-	free(src);
-	return rc;
 }
 
 /*
@@ -149,7 +73,7 @@ static const char *first_error(const struct ex_ctx *x, char *buf, size_t len)
 
 static int client_run(struct ex_ctx *x, const struct ex_step *s, struct ex_row *r)
 {
-	const uint64_t n = slots(x);
+	const uint64_t n = ex_slots(x);
 	struct ex_thread_result *res = calloc(n, sizeof(*res));
 	struct write_bw_args a;
 	uint64_t t, done = 0;
@@ -159,7 +83,7 @@ static int client_run(struct ex_ctx *x, const struct ex_step *s, struct ex_row *
 		ex_fail(x, "out of memory");
 		goto out;
 	}
-	if (fill_slots(x, s) != 0 || ex_buf_fill(x, &x->aux, 0, 0, x->aux.len) != 0)
+	if (ex_slots_fill(x, s) != 0 || ex_buf_fill(x, &x->aux, 0, 0, x->aux.len) != 0)
 		goto out;
 	memset(&a, 0, sizeof(a));
 	a.qp = x->dqp;
@@ -199,9 +123,9 @@ out:
 static const struct ex_ops ops = {
 	.spec = &spec,
 	.metric = EX_METRIC_BW,
-	.buf_bytes = buf_bytes,
-	.aux_bytes = aux_bytes,
-	.server_begin = server_begin,
+	.buf_bytes = ex_slots_buf_bytes,
+	.aux_bytes = ex_slots_aux_bytes,
+	.server_begin = ex_slots_clear,
 	.server_end = server_end,
 	.client_run = client_run,
 };
