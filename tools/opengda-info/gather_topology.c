@@ -68,7 +68,7 @@ void info_gather_nics(struct info_report *r)
 		memset(n, 0, sizeof(*n));
 		if (info_is_bdf(base) && info_path(path, sizeof(path), real, "vendor") &&
 		    info_read_long(path, -1) == MELLANOX_VENDOR) {
-			snprintf(n->name, sizeof(n->name), "%s", e->d_name);
+			snprintf(n->name, sizeof(n->name), "%.*s", (int)sizeof(n->name) - 1, e->d_name);
 			snprintf(n->bdf, sizeof(n->bdf), "%s", base);
 			info_path(path, sizeof(path), real, "numa_node");
 			n->numa_node = (int)info_read_long(path, -1);
