@@ -30,11 +30,12 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-flags=(-std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$top/include" -I"$top/src")
+flags=(-std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I"$top/include" -I"$top/src"
+       -I"$top/examples/common" -I"$top/samples/common")
 count=0
 for arch in "${archs[@]}"; do
   for f in "${sources[@]}"; do
-    "$nvcc" "${flags[@]}" -arch=sm_"$arch" -c "$f" -o "$work/out.o"
+    "$nvcc" "${flags[@]}" -I"$(dirname "$f")" -arch=sm_"$arch" -c "$f" -o "$work/out.o"
     count=$((count + 1))
   done
   for h in "${headers[@]}" "${dev_headers[@]}"; do

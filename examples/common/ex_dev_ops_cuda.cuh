@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ex_dev_ops.h in CUDA kernels: DOCA's device API, the template arguments picked from run-time
- * values (every thread of a group takes the same branch). Included by ex_dev_ops.h only.
+ * values (every thread of a group takes the same branch). Reached through ex_dev_ops.h.
  */
 #ifndef EX_DEV_OPS_CUDA_CUH_
 #define EX_DEV_OPS_CUDA_CUH_
 
+/* What this file implements (ex_dev_ops.h includes this file back; the guard above stops that). */
+#include "ex_dev_ops.h"
 #include "doca_gpunetio_device.h"
 
 namespace ex_cuda {
