@@ -72,7 +72,7 @@ void ex_report_header(const struct ex_ctx *x)
 	else
 		printf("  executor      host threads (%s)\n", x->exec_why);
 	printf("  QP            handler %s, send DBR mode %s, %u WQEs\n", ex_handler_name(x->qp->nic_handler),
-	       ex_dbr_mode_name(x->qp->send_dbr_mode_ext), x->dqp != NULL ? 2048u : 0u);
+	       ex_dbr_mode_name(x->qp->send_dbr_mode_ext), x->sq_nwqe);
 	printf("  buffer        %zu bytes, registered %s\n", x->buf.len, x->buf.reg != NULL ? x->buf.reg : "-");
 	fflush(stdout);
 }
@@ -130,6 +130,7 @@ static void json_kv_str(const char *k, const char *v, bool comma)
 
 void ex_report_json(const struct ex_ctx *x, bool ok, const char *error)
 {
+	const char *sep = "";
 	uint32_t i;
 
 	printf("{\n");
@@ -151,7 +152,8 @@ void ex_report_json(const struct ex_ctx *x, bool ok, const char *error)
 
 		if (!r->done)
 			continue;
-		printf("%s\n    {", i ? "," : "");
+		printf("%s\n    {", sep);
+		sep = ",";
 		if (x->ops->row_title != NULL) {
 			printf("\"%s\": ", x->ops->row_title);
 			json_string(x->ops->row_label(i));

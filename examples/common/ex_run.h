@@ -99,6 +99,7 @@ struct ex_ctx {
 	doca_gpu_verbs_service_t service;
 	struct doca_gpu_verbs_qp_hl *qp;
 	struct doca_gpu_dev_verbs_qp *dqp; /* device view of qp */
+	uint32_t sq_nwqe;                  /* its send queue's WQEs */
 	uint32_t blocks, threads;          /* geometry in use */
 	uint64_t seed;                     /* the client's; both sides derive patterns from it */
 	struct ex_buf buf;                 /* registered data buffer */

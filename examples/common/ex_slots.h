@@ -16,7 +16,10 @@ uint64_t ex_slots(const struct ex_ctx *x);
 uint64_t ex_slots_buf_bytes(const struct ex_ctx *x);
 uint64_t ex_slots_aux_bytes(const struct ex_ctx *x);
 
-/* Slot t gets the pattern of (row, t); the last slot goes through the corruption hook. */
+/*
+ * Slot t gets the pattern of (row, t); the last slot goes through the corruption hook. Done in
+ * the row's warm-up pass only: slots filled this way are only read by the NIC.
+ */
 int ex_slots_fill(struct ex_ctx *x, const struct ex_step *s);
 /* Zeroes the slots of the step's size. */
 int ex_slots_clear(struct ex_ctx *x, const struct ex_step *s);
