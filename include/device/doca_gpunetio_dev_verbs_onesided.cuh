@@ -4,9 +4,12 @@
  * @brief DOCA GPUNetIO device API, high level: put, p, put_signal, p_signal, signal, get,
  *        get_wait, wait, fence on a (possibly shared) QP.
  *
- * Template parameters, their order and defaults, and argument lists are DOCA's. Thread scope
- * calls the C core's thread operations (ogda_dev_op_*); warp and block scope post the group's
- * WQEs as one range with one reservation and one doorbell (ogda_dev_group.cuh).
+ * Template parameters, their order and defaults, and argument lists are DOCA's. Thread scope on
+ * an EXCLUSIVE QP calls the C core's thread operations (ogda_dev_op_*). Thread scope on a shared
+ * QP aggregates the lanes of a warp that call together on the same QP into one range (one
+ * reservation, one publication, at most one doorbell; each lane's own WQEs and ticket), and posts
+ * alone otherwise. Warp and block scope post the group's WQEs as one range with one reservation
+ * and one doorbell (ogda_dev_group.cuh).
  *
  * Deliberate differences from DOCA:
  * - Every posting function returns int where DOCA returns void: 0, or the error met while
@@ -51,7 +54,7 @@ __device__ static __forceinline__ int put_impl(struct doca_gpu_dev_verbs_qp *qp,
 					       struct doca_gpu_dev_verbs_addr laddr, uint64_t size, int sharing,
 					       uint32_t handler, uint32_t code_opt, uint64_t *ticket, uint64_t *last)
 {
-	if constexpr (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD) {
+	if (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD && sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
 		uint64_t t = 0;
 		int rc = ogda_dev_op_put(qp, raddr, laddr, size, sharing, handler, code_opt, &t);
 
@@ -74,7 +77,7 @@ __device__ static __forceinline__ int p_impl(struct doca_gpu_dev_verbs_qp *qp, s
 					     uint64_t *ticket, uint64_t *last)
 {
 	static_assert(sizeof(T) <= 8, "p writes at most 8 bytes inline");
-	if constexpr (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD) {
+	if (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD && sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
 		uint64_t t = 0;
 		int rc = ogda_dev_op_p(qp, raddr, &value, (uint32_t)sizeof(T), sharing, handler, code_opt, &t);
 
@@ -96,7 +99,7 @@ put_signal_impl(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_addr
 		struct doca_gpu_dev_verbs_addr sig_laddr, uint64_t sig_val, int sharing, uint32_t handler,
 		uint32_t code_opt, uint64_t *ticket, uint64_t *last)
 {
-	if constexpr (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD) {
+	if (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD && sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
 		uint64_t t = 0;
 		int rc = ogda_dev_op_put_signal(qp, raddr, laddr, size, sig_raddr, sig_laddr, sig_val, sharing, handler,
 						code_opt, &t);
@@ -124,7 +127,7 @@ p_signal_impl(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_addr r
 	      int sharing, uint32_t handler, uint32_t code_opt, uint64_t *ticket, uint64_t *last)
 {
 	static_assert(sizeof(T) <= 8, "p_signal writes at most 8 bytes inline");
-	if constexpr (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD) {
+	if (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD && sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
 		uint64_t t = 0;
 		int rc = ogda_dev_op_p_signal(qp, raddr, &value, (uint32_t)sizeof(T), sig_raddr, sig_laddr, sig_val,
 					      sharing, handler, code_opt, &t);
@@ -149,7 +152,7 @@ signal_impl(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_addr sig
 	    struct doca_gpu_dev_verbs_addr sig_laddr, uint64_t sig_val, int sharing, uint32_t handler,
 	    uint32_t code_opt, uint64_t *ticket, uint64_t *last)
 {
-	if constexpr (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD) {
+	if (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD && sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
 		uint64_t t = 0;
 		int rc = ogda_dev_op_signal(qp, sig_raddr, sig_laddr, sig_val, sharing, handler, code_opt, &t);
 

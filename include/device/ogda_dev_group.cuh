@@ -109,6 +109,51 @@ __device__ static __forceinline__ int group_reserve(struct doca_gpu_dev_verbs_qp
 }
 
 /**
+ * Thread scope on a shared QP, with opportunistic warp aggregation: the lanes of a warp that call
+ * at the same time (converged) on the same QP for the same number of WQEBBs post as one range,
+ * led by the lowest of them: one reservation, one publication, at most one ring. Each lane still
+ * writes its own WQEs and gets its own ticket, and every lane gets the reservation's status, so
+ * the outcome is that of separate calls made at once. Returns false (nothing done) when the
+ * calling lane is alone or its group does not qualify; it then posts alone.
+ */
+template <typename LanePrep>
+__device__ static __forceinline__ bool thread_post_aggregated(struct doca_gpu_dev_verbs_qp *qp, uint32_t n,
+							      int sharing, uint32_t handler, uint32_t code_opt,
+							      uint64_t *ticket, uint64_t *group_last, int *status,
+							      LanePrep lane_prep)
+{
+	const unsigned int active = __activemask();
+	const unsigned int peers = __match_any_sync(active, (unsigned long long)(uintptr_t)qp);
+	const uint32_t lane = doca_gpu_dev_verbs_get_lane_id();
+	const uint32_t count = (uint32_t)__popc(peers);
+	const uint32_t leader = (uint32_t)__ffs(peers) - 1u;
+	int same_n = 0;
+	uint64_t base = 0, mine;
+	int rc = 0;
+
+	(void)__match_all_sync(peers, n, &same_n);
+	if (count < 2 || !same_n || (uint64_t)n * count > qp->sq_wqe_num)
+		return false;
+	if (lane == leader)
+		rc = ogda_dev_post_begin(qp, n * count, sharing, handler, code_opt, &base);
+	base = __shfl_sync(peers, base, (int)leader);
+	rc = __shfl_sync(peers, rc, (int)leader);
+	mine = base + (uint64_t)__popc(peers & ((1u << lane) - 1u)) * n;
+	ogda_dev_set_ticket(ticket, mine + n - 1);
+	ogda_dev_set_ticket(group_last, base + (uint64_t)n * count - 1);
+	*status = rc;
+	if (rc == 0)
+		lane_prep(mine);
+	/* Every lane's WQE stores happen before the leader publishes (cumulative release). */
+	__syncwarp(peers);
+	if (rc == 0 && lane == leader)
+		ogda_dev_post_end(qp, base, n * count, sharing, handler, code_opt);
+	/* The group leaves together: lanes that ran ahead would call next time without the leader. */
+	__syncwarp(peers);
+	return true;
+}
+
+/**
  * Posts @p n WQEBBs per calling thread (@p lane_prep(first_index) writes them) plus @p extra
  * WQEBBs after the whole group's (@p leader_prep(first_index), by the leader). @p ticket gets the
  * thread's ticket, @p group_last (optional) the last index of the range. Returns the status.
@@ -123,6 +168,9 @@ __device__ static __forceinline__ int group_post(struct doca_gpu_dev_verbs_qp *q
 	int rc;
 
 	if constexpr (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD) {
+		if (sharing != OGDA_DEV_SHARE_EXCLUSIVE && extra == 0 && n != 0 &&
+		    thread_post_aggregated(qp, n, sharing, handler, code_opt, ticket, group_last, &rc, lane_prep))
+			return rc;
 		total = n;
 		first_off = 0;
 		rc = ogda_dev_post_begin(qp, n + extra, sharing, handler, code_opt, &base);

@@ -27,6 +27,16 @@
 #define OGDA_DEV_FN static inline
 #endif
 
+/*
+ * fence.acquire / fence.release (PTX ISA 8.6, sm_90 and later): each half of acq_rel alone.
+ * On sm_90 a release fence is MEMBAR alone and an acquire fence an L1 invalidation alone, where
+ * acq_rel is both. Older targets and toolkits use acq_rel.
+ */
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 &&                                   \
+	(__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+#define OGDA_DEV_HAVE_FENCE_ACQ_REL_SPLIT 1
+#endif
+
 /** Sharing scopes, equal to enum doca_gpu_dev_verbs_resource_sharing_mode. */
 #define OGDA_DEV_SHARE_EXCLUSIVE 0
 #define OGDA_DEV_SHARE_CTA 1
@@ -42,11 +52,17 @@
 
 /* ---- loads and stores ------------------------------------------------------------------------ */
 
-/** Plain-but-not-cached load of a word other threads change (relaxed). */
+/**
+ * Load of a word other threads change (relaxed, GPU scope). Not a volatile access: volatile
+ * loads are system-scope strong loads, which the SM issues one after another, so eight of them
+ * cost eight L2 round trips where relaxed GPU-scope loads overlap.
+ */
 OGDA_DEV_FN uint64_t ogda_dev_load_relaxed_u64(const uint64_t *p)
 {
 #if defined(__CUDACC__)
-	return *(const volatile uint64_t *)p;
+	uint64_t v;
+	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
 #else
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 #endif
@@ -79,6 +95,32 @@ OGDA_DEV_FN void ogda_dev_store_release_u64(uint64_t *p, uint64_t v, int sharing
 #else
 	(void)sharing;
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+/*
+ * Fields of a QP or CQ view that the host sets before any kernel runs and device code never
+ * writes (ring addresses, masks, QPN words, doorbell pointers). On the GPU they are read through
+ * the read-only path (ld.global.nc): the compiler may then keep them in registers across the WQE
+ * stores of a batch instead of reloading them after every store it cannot prove does not alias
+ * them, which put an L1 round trip into every WQE.
+ */
+OGDA_DEV_FN uint32_t ogda_dev_ro_u32(const uint32_t *p)
+{
+#if defined(__CUDACC__)
+	return __ldg(p);
+#else
+	return *p;
+#endif
+}
+
+/** A read-only pointer field (see ogda_dev_ro_u32). */
+OGDA_DEV_FN void *ogda_dev_ro_ptr(void *const *p)
+{
+#if defined(__CUDACC__)
+	return (void *)__ldg((const unsigned long long *)p);
+#else
+	return *p;
 #endif
 }
 
@@ -192,14 +234,26 @@ OGDA_DEV_FN void ogda_dev_atomic_max_sys_u64(uint64_t *p, uint64_t v)
 #endif
 }
 
-/** Compare-and-swap at the sharing scope (acq_rel); returns the value found. */
+/**
+ * Compare-and-swap at the sharing scope with acquire-release semantics; returns the value found.
+ * Release matters: a thread that moves the ready index over other threads' WQEs passes on what
+ * it acquired from them to the thread that later acquires the index and rings.
+ */
 OGDA_DEV_FN uint64_t ogda_dev_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired, int sharing)
 {
 #if defined(__CUDACC__)
+	uint64_t seen;
 	if (sharing == OGDA_DEV_SHARE_CTA)
-		return (uint64_t)atomicCAS_block((unsigned long long *)p, (unsigned long long)expected,
-						 (unsigned long long)desired);
-	return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected, (unsigned long long)desired);
+		asm volatile("atom.acq_rel.cta.global.cas.b64 %0, [%1], %2, %3;"
+			     : "=l"(seen)
+			     : "l"(p), "l"(expected), "l"(desired)
+			     : "memory");
+	else
+		asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+			     : "=l"(seen)
+			     : "l"(p), "l"(expected), "l"(desired)
+			     : "memory");
+	return seen;
 #else
 	(void)sharing;
 	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
@@ -211,18 +265,87 @@ OGDA_DEV_FN uint64_t ogda_dev_atomic_cas_u64(uint64_t *p, uint64_t expected, uin
 OGDA_DEV_FN int ogda_dev_try_lock(int *lock, int sharing)
 {
 #if defined(__CUDACC__)
-	int got;
+	int seen;
 	if (sharing == OGDA_DEV_SHARE_CTA)
-		got = atomicCAS_block(lock, 0, 1) == 0;
+		asm volatile("atom.acquire.cta.global.cas.b32 %0, [%1], 0, 1;" : "=r"(seen) : "l"(lock) : "memory");
 	else
-		got = atomicCAS(lock, 0, 1) == 0;
-	if (got)
-		__threadfence();
-	return got;
+		asm volatile("atom.acquire.gpu.global.cas.b32 %0, [%1], 0, 1;" : "=r"(seen) : "l"(lock) : "memory");
+	return seen == 0;
 #else
 	int expected = 0;
 	(void)sharing;
 	return __atomic_compare_exchange_n(lock, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+#endif
+}
+
+/** Fetch-or with acquire semantics at the sharing scope; returns the old value. */
+OGDA_DEV_FN int ogda_dev_atomic_or_acquire_i32(int *p, int v, int sharing)
+{
+#if defined(__CUDACC__)
+	int old;
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("atom.acquire.cta.global.or.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+	else
+		asm volatile("atom.acquire.gpu.global.or.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+	return old;
+#else
+	(void)sharing;
+	return __atomic_fetch_or(p, v, __ATOMIC_ACQUIRE);
+#endif
+}
+
+/** Fetch-or with release semantics at the sharing scope; returns the old value. */
+OGDA_DEV_FN int ogda_dev_atomic_or_release_i32(int *p, int v, int sharing)
+{
+#if defined(__CUDACC__)
+	int old;
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("atom.release.cta.global.or.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+	else
+		asm volatile("atom.release.gpu.global.or.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+	return old;
+#else
+	(void)sharing;
+	return __atomic_fetch_or(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+/** Compare-and-swap with release semantics at the sharing scope; returns the value found. */
+OGDA_DEV_FN int ogda_dev_atomic_cas_release_i32(int *p, int expected, int desired, int sharing)
+{
+#if defined(__CUDACC__)
+	int seen;
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("atom.release.cta.global.cas.b32 %0, [%1], %2, %3;"
+			     : "=r"(seen)
+			     : "l"(p), "r"(expected), "r"(desired)
+			     : "memory");
+	else
+		asm volatile("atom.release.gpu.global.cas.b32 %0, [%1], %2, %3;"
+			     : "=r"(seen)
+			     : "l"(p), "r"(expected), "r"(desired)
+			     : "memory");
+	return seen;
+#else
+	(void)sharing;
+	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return expected;
+#endif
+}
+
+/** Exchange with acquire-release semantics at the sharing scope; returns the old value. */
+OGDA_DEV_FN int ogda_dev_atomic_exch_acq_rel_i32(int *p, int v, int sharing)
+{
+#if defined(__CUDACC__)
+	int old;
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("atom.acq_rel.cta.global.exch.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+	else
+		asm volatile("atom.acq_rel.gpu.global.exch.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+	return old;
+#else
+	(void)sharing;
+	return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
 #endif
 }
 
@@ -278,20 +401,32 @@ OGDA_DEV_FN void ogda_dev_fence_handoff(int sharing)
 /** After relaxed loads that saw other threads' release stores: later reads see what they published. */
 OGDA_DEV_FN void ogda_dev_fence_acquire_scope(int sharing)
 {
-#if defined(__CUDACC__)
+#if defined(OGDA_DEV_HAVE_FENCE_ACQ_REL_SPLIT)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		asm volatile("fence.acquire.cta;" ::: "memory");
+	else
+		asm volatile("fence.acquire.gpu;" ::: "memory");
+#elif defined(__CUDACC__)
 	if (sharing == OGDA_DEV_SHARE_CTA)
 		asm volatile("fence.acq_rel.cta;" ::: "memory");
 	else
 		asm volatile("fence.acq_rel.gpu;" ::: "memory");
 #else
-	(void)sharing;
+	(void)sharing; /* host scans use an acquire load per slot */
 #endif
 }
 
-/** Before a doorbell record or doorbell: every WQE store observed so far reaches the NIC first. */
+/**
+ * The one ordering point before the NIC may look: every WQE store this thread made or acquired
+ * from other threads is visible at system scope before any later store (doorbell record,
+ * doorbell, proxy mailbox). A release fence (sm_90: MEMBAR.SYS alone); acq_rel would also
+ * invalidate L1, which makes every later load of the QP's fields an L2 round trip.
+ */
 OGDA_DEV_FN void ogda_dev_fence_nic_release(void)
 {
-#if defined(__CUDACC__)
+#if defined(OGDA_DEV_HAVE_FENCE_ACQ_REL_SPLIT)
+	asm volatile("fence.release.sys;" ::: "memory");
+#elif defined(__CUDACC__)
 	asm volatile("fence.acq_rel.sys;" ::: "memory");
 #elif defined(OGDA_DEV_TSAN)
 	__asm__ __volatile__("" ::: "memory");
@@ -300,10 +435,32 @@ OGDA_DEV_FN void ogda_dev_fence_nic_release(void)
 #endif
 }
 
+/**
+ * Before a doorbell, when every byte the NIC will read for it (WQEs, doorbell record) is in GPU
+ * memory: a release at GPU scope. The NIC reads GPU memory through the GPU's own memory system
+ * (PCIe BAR reads are served by L2, the point of coherence of GPU scope), so a store performed at
+ * GPU scope is what such a read returns; the fence makes the doorbell leave the SM only after the
+ * WQE stores are performed there. This is the ordering NVIDIA's DOCA GPUNetIO (SYNC_SCOPE_GPU,
+ * its default) and NVSHMEM's IBGDA use, and it does not wait for earlier doorbells' PCIe writes
+ * as a system-scope fence does. Host memory read by the NIC needs ogda_dev_fence_nic_release().
+ */
+OGDA_DEV_FN void ogda_dev_fence_gpu_mem_release(void)
+{
+#if defined(OGDA_DEV_HAVE_FENCE_ACQ_REL_SPLIT)
+	asm volatile("fence.release.gpu;" ::: "memory");
+#elif defined(__CUDACC__)
+	asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+	ogda_dev_fence_nic_release();
+#endif
+}
+
 /** After seeing a CQE: the NIC's data and the CQE's other fields are read after it. */
 OGDA_DEV_FN void ogda_dev_fence_nic_acquire(void)
 {
-#if defined(__CUDACC__)
+#if defined(OGDA_DEV_HAVE_FENCE_ACQ_REL_SPLIT)
+	asm volatile("fence.acquire.sys;" ::: "memory");
+#elif defined(__CUDACC__)
 	asm volatile("fence.acq_rel.sys;" ::: "memory");
 #elif defined(OGDA_DEV_TSAN)
 	__asm__ __volatile__("" ::: "memory");

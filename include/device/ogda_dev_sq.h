@@ -6,16 +6,27 @@
  * Shared QPs without a serialising lock on the posting path (DESIGN §6):
  * - Reserve: one fetch-and-add on sq_rsvd_index per call (a warp or block call reserves for all
  *   its lanes at once).
- * - Publish: each WQEBB's readiness is its own word (ogda_ready_slots[i & mask] = i + 1); after
- *   publishing, a thread advances sq_ready_index over every contiguous ready slot, whoever wrote
- *   them (help forward). Nobody waits for a slower thread's slots: the thread that completes
- *   the prefix carries the index past them.
+ * - Publish: a caller whose range starts at sq_ready_index moves the index past it with one CAS.
+ *   Otherwise it records the range in the word of its first WQEBB (ogda_ready_slots[from & mask]
+ *   = to + 1: "from..to are written", one store whatever the range's length) and advances
+ *   sq_ready_index over every contiguous recorded range, whoever wrote them (help forward).
+ *   Nobody waits for a slower thread's slots: the thread that completes the prefix carries the
+ *   index past them. A word is current only when from < value <= from + ring size; words left
+ *   from earlier laps are <= from, so they never count.
  * - Ring: one ringer at a time, by try-lock (nobody spins on it). The ringer writes the doorbell
- *   record and rings up to sq_ready_index, unlocks, and looks again; a thread that publishes
- *   while the lock is held leaves the ring to the holder, whose second look is guaranteed to see
- *   it (both sides use ogda_dev_fence_handoff between their store and their load). Doorbells are
- *   therefore monotonic and none is lost.
- * EXCLUSIVE QPs skip all of that: plain stores, and the caller's producer index is rung as is.
+ *   record and rings up to sq_ready_index, then lets go with a compare-and-swap. A thread that
+ *   publishes while the lock is held sets a flag in the lock word instead, which makes that
+ *   compare-and-swap fail: the ringer clears the flag and looks again. Every step is a
+ *   read-modify-write of the one lock word, so no flag is missed and no handoff fence is
+ *   needed. Doorbells are therefore monotonic and none is lost.
+ * - Ordering towards the NIC: one system-scope release fence, then the doorbell record and the
+ *   doorbell (ogda_dev_sq_ring_db_dbr). The NIC must not see the new producer index, in either
+ *   word, before the WQEs it covers; the record and the doorbell need no order between them,
+ *   because a ConnectX takes the producer index from the doorbell and reads the record only to
+ *   recover lost doorbells, never moving its index backwards (the software NIC likewise takes
+ *   the larger of the two, swnic_engine.c accept_target).
+ * EXCLUSIVE QPs skip all of that: plain loads and stores (the QP is this thread's alone), and the
+ * caller's producer index is rung as is.
  *
  * device-code: yes
  */
@@ -29,7 +40,13 @@
 /** Reserves @p count WQEBBs; returns the first index. */
 OGDA_DEV_FN uint64_t ogda_dev_sq_reserve(struct doca_gpu_dev_verbs_qp *qp, uint32_t count, int sharing)
 {
-	return ogda_dev_atomic_add_u64(&qp->sq_rsvd_index, count, sharing);
+	uint64_t base;
+
+	if (sharing != OGDA_DEV_SHARE_EXCLUSIVE)
+		return ogda_dev_atomic_add_u64(&qp->sq_rsvd_index, count, sharing);
+	base = qp->sq_rsvd_index;
+	qp->sq_rsvd_index = base + count;
+	return base;
 }
 
 /**
@@ -48,51 +65,73 @@ OGDA_DEV_FN int ogda_dev_sq_wait_slots(struct doca_gpu_dev_verbs_qp *qp, uint64_
 #define OGDA_DEV_SCAN_BATCH 8u
 
 /**
- * The end of the run of published slots starting at index @p r (at most one ring's worth).
+ * Where the run recorded in slot word @p v for index @p i ends (exclusive), or @p i when the word
+ * is not current: a current word is i < v <= i + ring size (DESIGN §6, ogda_dev_sq.h header).
+ */
+OGDA_DEV_FN uint64_t ogda_dev_sq_run_end(const struct doca_gpu_dev_verbs_qp *qp, uint64_t i, uint64_t v)
+{
+	return v > i && v - i <= qp->sq_wqe_num ? v : i;
+}
+
+/**
+ * The end of the chain of recorded ranges starting at index @p r (at most one ring's worth).
  * On the GPU the slot words are read 8 at a time with independent relaxed loads and one acquire
- * fence per batch, so one thread walks a long run at memory throughput instead of one L2 round
- * trip per slot. Host threads use an acquire load per slot (what ThreadSanitizer follows).
+ * fence per batch, so one thread walks a long run of one-WQEBB ranges at memory throughput
+ * instead of one L2 round trip per slot; a longer range jumps past the batch. Host threads use
+ * an acquire load per word (what ThreadSanitizer follows).
  */
 OGDA_DEV_FN uint64_t ogda_dev_sq_scan_ready(const struct doca_gpu_dev_verbs_qp *qp, uint64_t r, int sharing)
 {
 	uint64_t e = r;
 
 #if defined(__CUDACC__)
+	/* One word first: with little contention the next range is usually not recorded. */
+	if (ogda_dev_sq_run_end(qp, e, ogda_dev_load_relaxed_u64(&qp->ogda_ready_slots[e & qp->sq_wqe_mask])) == e)
+		return e;
 	for (;;) {
 		uint64_t v[OGDA_DEV_SCAN_BATCH];
-		uint32_t k, n = 0;
+		uint64_t c = e;
+		uint32_t k;
 
 		for (k = 0; k < OGDA_DEV_SCAN_BATCH; k++)
 			v[k] = ogda_dev_load_relaxed_u64(&qp->ogda_ready_slots[(e + k) & qp->sq_wqe_mask]);
-		while (n < OGDA_DEV_SCAN_BATCH && v[n] == e + n + 1 && e + n - r < qp->sq_wqe_num)
-			n++;
-		if (n == 0)
+		while (c - e < OGDA_DEV_SCAN_BATCH) {
+			uint64_t n = ogda_dev_sq_run_end(qp, c, v[c - e]);
+
+			if (n == c || n - r > qp->sq_wqe_num)
+				break;
+			c = n;
+		}
+		if (c == e)
 			return e;
 		ogda_dev_fence_acquire_scope(sharing);
-		e += n;
-		if (n < OGDA_DEV_SCAN_BATCH)
-			return e;
+		if (c - e < OGDA_DEV_SCAN_BATCH)
+			return c; /* stopped at a range not yet recorded */
+		e = c;
 	}
 #else
-	while (e - r < qp->sq_wqe_num &&
-	       ogda_dev_load_acquire_u64(&qp->ogda_ready_slots[e & qp->sq_wqe_mask], sharing) == e + 1)
-		e++;
-	return e;
+	for (;;) {
+		uint64_t n = ogda_dev_sq_run_end(
+			qp, e, ogda_dev_load_acquire_u64(&qp->ogda_ready_slots[e & qp->sq_wqe_mask], sharing));
+
+		if (n == e || n - r > qp->sq_wqe_num)
+			return e;
+		e = n;
+	}
 #endif
 }
 
 /**
- * Advances sq_ready_index over every contiguous published slot. Returns 1 if this call moved it.
+ * Advances sq_ready_index over every contiguous recorded range, starting from @p r, a value the
+ * caller saw it hold. Returns 1 if this call moved it.
  */
-OGDA_DEV_FN int ogda_dev_sq_advance_ready(struct doca_gpu_dev_verbs_qp *qp, int sharing)
+OGDA_DEV_FN int ogda_dev_sq_advance_ready_from(struct doca_gpu_dev_verbs_qp *qp, uint64_t r, int sharing)
 {
-	uint64_t r = ogda_dev_load_acquire_u64(&qp->sq_ready_index, sharing);
 	int moved = 0;
 
 	for (;;) {
-		uint64_t e = r, seen;
+		uint64_t e = ogda_dev_sq_scan_ready(qp, r, sharing), seen;
 
-		e = ogda_dev_sq_scan_ready(qp, r, sharing);
 		if (e == r)
 			return moved;
 		seen = ogda_dev_atomic_cas_u64(&qp->sq_ready_index, r, e, sharing);
@@ -106,20 +145,36 @@ OGDA_DEV_FN int ogda_dev_sq_advance_ready(struct doca_gpu_dev_verbs_qp *qp, int 
 	}
 }
 
+/** Advances sq_ready_index over every contiguous recorded range. Returns 1 if this call moved it. */
+OGDA_DEV_FN int ogda_dev_sq_advance_ready(struct doca_gpu_dev_verbs_qp *qp, int sharing)
+{
+	return ogda_dev_sq_advance_ready_from(qp, ogda_dev_load_acquire_u64(&qp->sq_ready_index, sharing), sharing);
+}
+
 /**
  * Publishes WQEBBs [from, to] (inclusive) as written. Returns 1 if sq_ready_index moved as a
  * result (the caller then rings), 0 if an earlier slot is still being written (its writer rings).
+ * The WQE stores of the calling thread (and of the threads it synchronised with, for a group
+ * call) happen before: the CAS and the slot store are releases.
  */
 OGDA_DEV_FN int ogda_dev_sq_mark_ready(struct doca_gpu_dev_verbs_qp *qp, uint64_t from, uint64_t to, int sharing)
 {
-	uint64_t i;
-
 	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
-		ogda_dev_store_relaxed_u64(&qp->sq_ready_index, to + 1);
+		qp->sq_ready_index = to + 1;
 		return 1;
 	}
-	for (i = from; i <= to; i++)
-		ogda_dev_store_release_u64(&qp->ogda_ready_slots[i & qp->sq_wqe_mask], i + 1, sharing);
+	/*
+	 * First in line (the usual case without contention): one CAS publishes the whole range and
+	 * no slot word is written. Then look for ranges recorded after it by threads that found
+	 * the index short of them (store; handoff fence; load on both sides: one of us sees the
+	 * other).
+	 */
+	if (ogda_dev_atomic_cas_u64(&qp->sq_ready_index, from, to + 1, sharing) == from) {
+		ogda_dev_fence_handoff(sharing);
+		(void)ogda_dev_sq_advance_ready_from(qp, to + 1, sharing);
+		return 1;
+	}
+	ogda_dev_store_release_u64(&qp->ogda_ready_slots[from & qp->sq_wqe_mask], to + 1, sharing);
 	ogda_dev_fence_handoff(sharing);
 	return ogda_dev_sq_advance_ready(qp, sharing);
 }
@@ -127,7 +182,8 @@ OGDA_DEV_FN int ogda_dev_sq_mark_ready(struct doca_gpu_dev_verbs_qp *qp, uint64_
 /** The 8-byte doorbell for producer index @p pi: BE32(pi << 8), BE32(qpn << 8). */
 OGDA_DEV_FN uint64_t ogda_dev_sq_db_value(const struct doca_gpu_dev_verbs_qp *qp, uint64_t pi)
 {
-	return opengda_mlx5_pack_words(opengda_mlx5_htobe32((uint32_t)(pi & 0xffff) << 8), qp->sq_num_shift8_be);
+	return opengda_mlx5_pack_words(opengda_mlx5_htobe32((uint32_t)(pi & 0xffff) << 8),
+				       ogda_dev_ro_u32(&qp->sq_num_shift8_be));
 }
 
 /** Writes the send doorbell record for @p pi (after the WQEs, before the doorbell). */
@@ -142,6 +198,27 @@ OGDA_DEV_FN void ogda_dev_sq_ring_db(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
 {
 	ogda_dev_fence_nic_release();
 	ogda_dev_store_doorbell_u64(qp->sq_db, ogda_dev_sq_db_value(qp, pi));
+}
+
+/**
+ * Doorbell record (when the QP has one) and doorbell for @p pi behind one release fence: the
+ * ordering the NIC needs (file header), one fence per ring. Its scope follows where the ring is:
+ * GPU scope when the WQEs are in GPU memory (ogda_dev_fence_gpu_mem_release says why that is
+ * enough), system scope when they are in host memory (the software NIC's rings).
+ */
+OGDA_DEV_FN void ogda_dev_sq_ring_db_dbr(struct doca_gpu_dev_verbs_qp *qp, uint64_t pi)
+{
+	uint32_t *dbrec = (uint32_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_dbrec);
+	uint64_t *db = (uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_db);
+	uint64_t dbv = ogda_dev_sq_db_value(qp, pi);
+
+	if (ogda_dev_ro_u32((const uint32_t *)&qp->mem_type) == DOCA_GPUNETIO_VERBS_MEM_TYPE_GPU)
+		ogda_dev_fence_gpu_mem_release();
+	else
+		ogda_dev_fence_nic_release();
+	if (dbrec != 0)
+		ogda_dev_store_nic_u32(dbrec, opengda_mlx5_qp_dbr_value((uint32_t)pi));
+	ogda_dev_store_doorbell_u64(db, dbv);
 }
 
 /**
@@ -197,10 +274,12 @@ OGDA_DEV_FN void ogda_dev_sq_ring_to(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
 		return;
 	}
 	/* GPU_SM_DB; GPU_SM_NO_DBR (its view has no record); BlueFlame for more than one WQEBB. */
-	if (qp->sq_dbrec != 0)
-		ogda_dev_sq_update_dbr(qp, pi);
-	ogda_dev_sq_ring_db(qp, pi);
+	ogda_dev_sq_ring_db_dbr(qp, pi);
 }
+
+/** sq_lock: held by the ringer; AGAIN asks it to look once more before it lets go. */
+#define OGDA_DEV_SQ_LOCK_HELD 1
+#define OGDA_DEV_SQ_LOCK_AGAIN 2
 
 /**
  * Makes everything published visible to the NIC. EXCLUSIVE: rings @p pi (the caller's producer
@@ -209,35 +288,55 @@ OGDA_DEV_FN void ogda_dev_sq_ring_to(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
  */
 OGDA_DEV_FN void ogda_dev_sq_submit(struct doca_gpu_dev_verbs_qp *qp, uint64_t pi, int sharing, uint32_t handler)
 {
-	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
-		uint64_t prev = qp->sq_wqe_pi;
+	uint64_t ready, prev;
 
+	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
+		prev = qp->sq_wqe_pi;
 		if (pi > prev) {
 			ogda_dev_sq_ring_to(qp, prev, pi, handler);
-			ogda_dev_store_relaxed_u64(&qp->sq_wqe_pi, pi);
+			qp->sq_wqe_pi = pi;
 		}
 		return;
 	}
+	(void)pi;
 	for (;;) {
-		uint64_t ready = ogda_dev_load_acquire_u64(&qp->sq_ready_index, sharing);
-		uint64_t prev = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi);
-
+		/* Taking the lock is setting HELD; a stale AGAIN only costs the new holder one look. */
+		if (!(ogda_dev_atomic_or_acquire_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing) &
+		      OGDA_DEV_SQ_LOCK_HELD))
+			break;
 		/*
-		 * Only the ready index decides: a caller whose own WQEs were rung may still have
-		 * advanced the index over other threads' WQEs, and it is the one to ring them.
+		 * Held: flag it, so the holder's release fails and it looks again. The flag is
+		 * a release, after this caller's publication; the holder's exchange acquires it.
 		 */
-		if (ready <= prev)
-			return;
-		if (!ogda_dev_try_lock(&qp->sq_lock, sharing))
-			return; /* the holder looks again after unlocking */
+		if (ogda_dev_atomic_or_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_AGAIN, sharing) &
+		    OGDA_DEV_SQ_LOCK_HELD)
+			return; /* the holder (or whoever took the lock since) looks again */
+		/* released in between: try to take it ourselves */
+	}
+	for (;;) {
+		/* Under the lock sq_wqe_pi is ours; the acquire covers the WQEs behind the index. */
+#if defined(__CUDACC__)
+		/* Two loads in flight at once, then one acquire fence. */
+		ready = ogda_dev_load_relaxed_u64(&qp->sq_ready_index);
+		prev = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi);
+		ogda_dev_fence_acquire_scope(sharing);
+#else
 		ready = ogda_dev_load_acquire_u64(&qp->sq_ready_index, sharing);
-		prev = qp->sq_wqe_pi;
+		prev = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi);
+#endif
 		if (ready > prev) {
 			ogda_dev_sq_ring_to(qp, prev, ready, handler);
-			ogda_dev_store_release_u64(&qp->sq_wqe_pi, ready, sharing);
+			ogda_dev_store_relaxed_u64(&qp->sq_wqe_pi, ready);
 		}
-		ogda_dev_unlock(&qp->sq_lock, sharing);
-		ogda_dev_fence_handoff(sharing);
+		/*
+		 * Release (the doorbell and sq_wqe_pi before the next holder's) unless somebody
+		 * published and flagged meanwhile: then clear the flag, keep the lock, look again.
+		 * All of it is read-modify-write on the lock word, so no flag goes unseen.
+		 */
+		if (ogda_dev_atomic_cas_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, 0, sharing) ==
+		    OGDA_DEV_SQ_LOCK_HELD)
+			return;
+		(void)ogda_dev_atomic_exch_acq_rel_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
 	}
 }
 

@@ -21,14 +21,23 @@
 /** Address of the WQEBB that index @p idx maps to. */
 OGDA_DEV_FN struct doca_gpu_dev_verbs_wqe *ogda_dev_wqe_ptr(const struct doca_gpu_dev_verbs_qp *qp, uint64_t idx)
 {
-	return (struct doca_gpu_dev_verbs_wqe *)(qp->sq_wqe_daddr + ((idx & qp->sq_wqe_mask) << 6));
+	uint8_t *ring = (uint8_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_wqe_daddr);
+
+	return (struct doca_gpu_dev_verbs_wqe *)(ring + ((idx & ogda_dev_ro_u32(&qp->sq_wqe_mask)) << 6));
 }
 
-/** Stores one 16-byte segment given as two 8-byte halves in memory order. */
+/**
+ * Stores one 16-byte segment given as two 8-byte halves in memory order. On the GPU a streaming
+ * (evict-first) 16-byte store written as an asm statement without a memory clobber: the compiler
+ * then need not assume the store may change the QP's fields, so it does not reload them after
+ * every segment, which serialised a batch of WQEs on L1 latency. The fences and atomics that
+ * publish WQEs are asm statements with memory clobbers (and volatile asm statements keep their
+ * order), so no WQE store moves past them; nothing in the data path reads a WQE back before one.
+ */
 OGDA_DEV_FN void ogda_dev_store_seg(void *dst, uint64_t lo, uint64_t hi)
 {
 #if defined(__CUDACC__)
-	asm volatile("st.weak.global.cs.v2.b64 [%0], {%1, %2};" ::"l"(dst), "l"(lo), "l"(hi) : "memory");
+	asm volatile("st.weak.global.cs.v2.b64 [%0], {%1, %2};" ::"l"(dst), "l"(lo), "l"(hi));
 #else
 	uint64_t *d = (uint64_t *)dst;
 	d[0] = lo;
@@ -59,7 +68,7 @@ OGDA_DEV_FN uint64_t ogda_dev_ctrl_hi(uint8_t fm_ce_se, uint32_t imm_be)
 /** qpn_ds of @p qp for a WQE of @p ds 16-byte units. */
 OGDA_DEV_FN uint32_t ogda_dev_qpn_ds(const struct doca_gpu_dev_verbs_qp *qp, uint32_t ds)
 {
-	return qp->sq_num_shift8_be | opengda_mlx5_htobe32(ds);
+	return ogda_dev_ro_u32(&qp->sq_num_shift8_be) | opengda_mlx5_htobe32(ds);
 }
 
 /** Remote-address segment. */

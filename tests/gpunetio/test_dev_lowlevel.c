@@ -219,6 +219,7 @@ static void test_wqe_vs_recipes(void **state)
 static void test_mark_ready_out_of_order(void **state)
 {
 	struct scratch s;
+	uint64_t first_word;
 
 	(void)state;
 	scratch_init(&s);
@@ -246,17 +247,29 @@ static void test_mark_ready_out_of_order(void **state)
 	assert_int_equal(ogda_dev_sq_mark_ready(&s.qp, 3, 3, G), 1);
 	assert_int_equal(s.qp.sq_ready_index, 3 + RING);
 
-	/* A range at once. */
+	/* A range at once: one word, at the range's first slot, says where it ends. */
 	assert_int_equal(ogda_dev_sq_reserve(&s.qp, 4, G), 11);
 	assert_int_equal(ogda_dev_sq_mark_ready(&s.qp, 13, 14, G), 0);
+	assert_int_equal(s.slots[13 % RING], 15);
+	assert_int_equal(s.slots[14 % RING], 7); /* untouched: index 6's word from the lap before */
+	assert_int_equal(s.qp.sq_ready_index, 11);
+	/* First in line: the index moves past it with one CAS (no word written), then over 13..14. */
+	first_word = s.slots[11 % RING];
 	assert_int_equal(ogda_dev_sq_mark_ready(&s.qp, 11, 12, G), 1);
+	assert_int_equal(s.slots[11 % RING], first_word);
 	assert_int_equal(s.qp.sq_ready_index, 15);
+
+	/* A word naming more than a ring past its slot is not current, whatever lap wrote it. */
+	assert_int_equal(ogda_dev_sq_reserve(&s.qp, 1, G), 15);
+	s.slots[16 % RING] = 16 + RING + 1;
+	assert_int_equal(ogda_dev_sq_mark_ready(&s.qp, 15, 15, G), 1);
+	assert_int_equal(s.qp.sq_ready_index, 16);
 
 	/* EXCLUSIVE: the caller's range is the prefix; no slot words are written. */
 	memset(s.slots, 0, sizeof(s.slots));
-	assert_int_equal(ogda_dev_sq_reserve(&s.qp, 2, X), 15);
-	assert_int_equal(ogda_dev_sq_mark_ready(&s.qp, 15, 16, X), 1);
-	assert_int_equal(s.qp.sq_ready_index, 17);
+	assert_int_equal(ogda_dev_sq_reserve(&s.qp, 2, X), 16);
+	assert_int_equal(ogda_dev_sq_mark_ready(&s.qp, 16, 17, X), 1);
+	assert_int_equal(s.qp.sq_ready_index, 18);
 	for (uint32_t i = 0; i < RING; i++)
 		assert_int_equal(s.slots[i], 0);
 	scratch_fini(&s);
