@@ -422,8 +422,10 @@ doca_error_t doca_verbs_cq_create(struct doca_verbs_context *verbs_context, stru
 				  struct doca_verbs_cq **verbs_cq);
 /**
  * @brief Destroys a CQ.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_IN_USE while QPs complete to it
- *         or completion / async events of it are not acknowledged.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_IN_USE (with a log line) while it is
+ *         exported to the GPU as the send CQ of a QP (doca_gpu_verbs_export_qp(), high-level QPs;
+ *         until doca_gpu_verbs_unexport_qp()), while QPs complete to it, or while completion /
+ *         async events of it are not acknowledged.
  */
 doca_error_t doca_verbs_cq_destroy(struct doca_verbs_cq *verbs_cq);
 /**
@@ -721,7 +723,13 @@ doca_error_t doca_verbs_qp_attr_set_max_dest_rd_atomic(struct doca_verbs_qp_attr
  */
 doca_error_t doca_verbs_qp_create(struct doca_verbs_context *verbs_context,
 				  struct doca_verbs_qp_init_attr *verbs_qp_init_attr, struct doca_verbs_qp **verbs_qp);
-/** @brief Destroys a QP. @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_IN_USE while its async events are not acknowledged. */
+/**
+ * @brief Destroys a QP.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_IN_USE (with a log line) while it is
+ *         exported to the GPU (doca_gpu_verbs_export_qp(), high-level QPs; until
+ *         doca_gpu_verbs_unexport_qp() or doca_gpu_verbs_destroy_qp_hl()) or while its async events
+ *         are not acknowledged.
+ */
 doca_error_t doca_verbs_qp_destroy(struct doca_verbs_qp *verbs_qp);
 /**
  * @brief Moves a QP to another state and/or changes attributes (see the mask section).

@@ -470,6 +470,7 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 		free(gq);
 		return err;
 	}
+	verbs_export_get(qp, cq_sq);
 	ogda_gpu_export_get(gpu_dev);
 	OGDA_LOG_DBG("QP 0x%x exported: handler %d, DBR mode %d, %u WQEBBs, CQ 0x%x%s", qp->qpn, (int)gq->nic_handler,
 		     (int)send_dbr_mode_ext, qp->sq_wqebbs, cq_sq->cqn, own_service ? ", own proxy service" : "");
@@ -496,6 +497,8 @@ doca_error_t doca_gpu_verbs_unexport_qp(struct doca_gpu *gpu_dev, struct doca_gp
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	export_release(qp);
+	/* Only now: the release above still reads the verbs QP and CQ. */
+	verbs_export_put(qp->qp, qp->cq);
 	ogda_gpu_export_put(gpu_dev);
 	free(qp);
 	return DOCA_SUCCESS;
