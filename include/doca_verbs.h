@@ -495,7 +495,9 @@ doca_error_t doca_verbs_get_async_event(struct doca_verbs_context *verbs_context
 					struct doca_verbs_async_event *async_event);
 /**
  * @brief Acknowledges an async event (DOCA returns void; callers may ignore the result).
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or an event acknowledged already.
+ *        An event that names no object (a port or device event) is acknowledged as such.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL, an event acknowledged already, or a
+ *         CQ / QP / SRQ event whose element is NULL.
  */
 doca_error_t doca_verbs_ack_async_event(struct doca_verbs_async_event *async_event);
 
