@@ -333,10 +333,11 @@ doca_error_t doca_verbs_pd_destroy(struct doca_verbs_pd *verbs_pd);
  * @param [in] address       Start (host or GPU memory), or the iova when dmabuf_fd is given.
  * @param [in] size          Bytes, > 0.
  * @param [in] access_flags  IBV_ACCESS_* bits (LOCAL_WRITE is what queues need).
- * @param [in] dmabuf_fd     A dmabuf fd, or (int)DOCA_VERBS_DMABUF_INVALID_FD.
+ * @param [in] dmabuf_fd     A dmabuf fd (>= 0), or (int)DOCA_VERBS_DMABUF_INVALID_FD (-1) for none.
  * @param [in] dmabuf_offset Offset of address inside the dmabuf.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_NOT_SUPPORTED (dmabuf on the
- *         software NIC); DOCA_ERROR_DRIVER; DOCA_ERROR_NO_MEMORY.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE (also for a negative dmabuf_fd other than
+ *         (int)DOCA_VERBS_DMABUF_INVALID_FD); DOCA_ERROR_NOT_SUPPORTED (dmabuf on the software
+ *         NIC); DOCA_ERROR_DRIVER; DOCA_ERROR_NO_MEMORY.
  */
 doca_error_t doca_verbs_umem_create(struct doca_verbs_context *verbs_context, void *address, size_t size,
 				    uint32_t access_flags, int dmabuf_fd, size_t dmabuf_offset,
