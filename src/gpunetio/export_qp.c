@@ -459,6 +459,8 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 		free(gq);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	/* From here on the QP and CQ refuse destruction: building the export reads them. */
+	verbs_export_get(qp, cq_sq);
 	err = resolve_handler(gq, nic_handler, &own_service);
 	if (err == DOCA_SUCCESS)
 		err = build(gq);
@@ -467,10 +469,10 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 	if (err != DOCA_SUCCESS) {
 		(void)registry_remove(gq);
 		export_release(gq);
+		verbs_export_put(qp, cq_sq);
 		free(gq);
 		return err;
 	}
-	verbs_export_get(qp, cq_sq);
 	ogda_gpu_export_get(gpu_dev);
 	OGDA_LOG_DBG("QP 0x%x exported: handler %d, DBR mode %d, %u WQEBBs, CQ 0x%x%s", qp->qpn, (int)gq->nic_handler,
 		     (int)send_dbr_mode_ext, qp->sq_wqebbs, cq_sq->cqn, own_service ? ", own proxy service" : "");
