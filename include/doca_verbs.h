@@ -333,10 +333,11 @@ doca_error_t doca_verbs_pd_destroy(struct doca_verbs_pd *verbs_pd);
  * @param [in] address       Start (host or GPU memory), or the iova when dmabuf_fd is given.
  * @param [in] size          Bytes, > 0.
  * @param [in] access_flags  IBV_ACCESS_* bits (LOCAL_WRITE is what queues need).
- * @param [in] dmabuf_fd     A dmabuf fd, or (int)DOCA_VERBS_DMABUF_INVALID_FD.
+ * @param [in] dmabuf_fd     A dmabuf fd (>= 0), or (int)DOCA_VERBS_DMABUF_INVALID_FD (-1) for none.
  * @param [in] dmabuf_offset Offset of address inside the dmabuf.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_NOT_SUPPORTED (dmabuf on the
- *         software NIC); DOCA_ERROR_DRIVER; DOCA_ERROR_NO_MEMORY.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE (also for a negative dmabuf_fd other than
+ *         (int)DOCA_VERBS_DMABUF_INVALID_FD); DOCA_ERROR_NOT_SUPPORTED (dmabuf on the software
+ *         NIC); DOCA_ERROR_DRIVER; DOCA_ERROR_NO_MEMORY.
  */
 doca_error_t doca_verbs_umem_create(struct doca_verbs_context *verbs_context, void *address, size_t size,
 				    uint32_t access_flags, int dmabuf_fd, size_t dmabuf_offset,
@@ -422,8 +423,10 @@ doca_error_t doca_verbs_cq_create(struct doca_verbs_context *verbs_context, stru
 				  struct doca_verbs_cq **verbs_cq);
 /**
  * @brief Destroys a CQ.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_IN_USE while QPs complete to it
- *         or completion / async events of it are not acknowledged.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_IN_USE (with a log line) while it is
+ *         exported to the GPU as the send CQ of a QP (doca_gpu_verbs_export_qp(), high-level QPs;
+ *         until doca_gpu_verbs_unexport_qp()), while QPs complete to it, or while completion /
+ *         async events of it are not acknowledged.
  */
 doca_error_t doca_verbs_cq_destroy(struct doca_verbs_cq *verbs_cq);
 /**
@@ -493,7 +496,9 @@ doca_error_t doca_verbs_get_async_event(struct doca_verbs_context *verbs_context
 					struct doca_verbs_async_event *async_event);
 /**
  * @brief Acknowledges an async event (DOCA returns void; callers may ignore the result).
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or an event acknowledged already.
+ *        An event that names no object (a port or device event) is acknowledged as such.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL, an event acknowledged already, or a
+ *         CQ / QP / SRQ event whose element is NULL.
  */
 doca_error_t doca_verbs_ack_async_event(struct doca_verbs_async_event *async_event);
 
@@ -721,7 +726,13 @@ doca_error_t doca_verbs_qp_attr_set_max_dest_rd_atomic(struct doca_verbs_qp_attr
  */
 doca_error_t doca_verbs_qp_create(struct doca_verbs_context *verbs_context,
 				  struct doca_verbs_qp_init_attr *verbs_qp_init_attr, struct doca_verbs_qp **verbs_qp);
-/** @brief Destroys a QP. @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_IN_USE while its async events are not acknowledged. */
+/**
+ * @brief Destroys a QP.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE; DOCA_ERROR_IN_USE (with a log line) while it is
+ *         exported to the GPU (doca_gpu_verbs_export_qp(), high-level QPs; until
+ *         doca_gpu_verbs_unexport_qp() or doca_gpu_verbs_destroy_qp_hl()) or while its async events
+ *         are not acknowledged.
+ */
 doca_error_t doca_verbs_qp_destroy(struct doca_verbs_qp *verbs_qp);
 /**
  * @brief Moves a QP to another state and/or changes attributes (see the mask section).

@@ -131,7 +131,7 @@ static int parse_count(const char *opt, const char *s, uint64_t max, uint32_t *o
 
 static int parse_size(const char *opt, const char *s, uint64_t *out)
 {
-	if (sample_parse_u64(opt, s, 1, 1ull << 30, 1, out) != 0)
+	if (sample_parse_u64(opt, s, 1, EX_MAX_SIZE, 1, out) != 0)
 		return -1;
 	if ((*out & (*out - 1)) != 0) {
 		sample_err("%s: %s is not a power of two", opt, s);
@@ -163,7 +163,7 @@ static int handle_run_param(int id, const char *opt, const char *value, struct e
 		return 0;
 	case OPT_ITERS:
 		cfg->explicit_run |= EX_RUN_ITERS;
-		return parse_count(opt, value, 1u << 24, &cfg->iters);
+		return parse_count(opt, value, EX_MAX_ITERS, &cfg->iters);
 	case OPT_SIZE:
 	case OPT_MIN_SIZE:
 	case OPT_MAX_SIZE:
@@ -181,7 +181,7 @@ static int handle_run_param(int id, const char *opt, const char *value, struct e
 		return parse_size(opt, value, id == OPT_MIN_SIZE ? &cfg->min_size : &cfg->max_size);
 	case OPT_BLOCKS:
 		cfg->explicit_run |= EX_RUN_BLOCKS;
-		return parse_count(opt, value, 1024, &cfg->blocks);
+		return parse_count(opt, value, EX_MAX_BLOCKS, &cfg->blocks);
 	case OPT_THREADS:
 		cfg->explicit_run |= EX_RUN_THREADS;
 		return parse_count(opt, value, spec->max_threads, &cfg->threads);
@@ -287,6 +287,21 @@ int ex_config_parse(const struct ex_spec *spec, int argc, char **argv, struct ex
 	if (st.done)
 		return 1;
 	return check_config(cfg);
+}
+
+int ex_config_check_run_bytes(uint64_t blocks, uint64_t threads, uint64_t max_size)
+{
+	uint64_t slots, bytes;
+
+	if (__builtin_mul_overflow(blocks, threads, &slots) || __builtin_mul_overflow(slots, max_size, &bytes) ||
+	    bytes > EX_MAX_RUN_BYTES) {
+		sample_err("%llu x %llu threads x %llu-byte messages need more than %llu bytes of buffer (the bound "
+			   "of blocks x threads x max size)",
+			   (unsigned long long)blocks, (unsigned long long)threads, (unsigned long long)max_size,
+			   (unsigned long long)EX_MAX_RUN_BYTES);
+		return -1;
+	}
+	return 0;
 }
 
 uint32_t ex_config_nsizes(const struct ex_config *cfg)

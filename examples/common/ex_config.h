@@ -17,6 +17,17 @@
 #define EX_DEFAULT_PORT 2000
 #define EX_MAX_SIZES 32
 
+/* Bounds of the run parameters, on the command line and in a client's hello. */
+#define EX_MAX_SIZE (1ull << 30) /* one message */
+#define EX_MAX_BLOCKS 1024u
+#define EX_MAX_THREADS 1024u     /* per block; an example may allow fewer (ex_spec.max_threads) */
+#define EX_MAX_ITERS (1u << 24)
+/*
+ * blocks x threads x the largest message: the bytes of the slots each side registers. Bounded
+ * so that neither a command line nor a peer's hello can make a side allocate more than this.
+ */
+#define EX_MAX_RUN_BYTES (1ull << 30)
+
 /* Run parameters a server may be given explicitly (bits of ex_config.explicit_run). */
 enum ex_run_param {
 	EX_RUN_SIZES = 1u << 0,
@@ -67,6 +78,12 @@ struct ex_config {
  * --version was handled (exit 0), -1 after printing why the command line is not usable (exit 2).
  */
 int ex_config_parse(const struct ex_spec *spec, int argc, char **argv, struct ex_config *cfg);
+
+/*
+ * Whether blocks x threads x max_size stays within EX_MAX_RUN_BYTES (computed without
+ * overflow). Returns 0, or -1 after an error line naming the product and the bound.
+ */
+int ex_config_check_run_bytes(uint64_t blocks, uint64_t threads, uint64_t max_size);
 
 /* Number of message sizes of the run and size i (powers of two from min_size). */
 uint32_t ex_config_nsizes(const struct ex_config *cfg);

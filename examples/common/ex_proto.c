@@ -95,6 +95,25 @@ int ex_recv_hello(int fd, struct ex_hello *h, int timeout_ms)
 			   EX_PROTO_VERSION);
 		return -1;
 	}
+	return ex_hello_check(h);
+}
+
+int ex_hello_check(const struct ex_hello *h)
+{
+	if (h->min_size == 0 || h->min_size > h->max_size || h->max_size > EX_MAX_SIZE || h->iters == 0 ||
+	    h->iters > EX_MAX_ITERS || h->blocks == 0 || h->blocks > EX_MAX_BLOCKS || h->threads == 0 ||
+	    h->threads > EX_MAX_THREADS || h->scope > 2) {
+		sample_err("the client's run parameters are out of range (sizes %llu..%llu, %u iterations, %u x %u "
+			   "threads, scope %u)",
+			   (unsigned long long)h->min_size, (unsigned long long)h->max_size, h->iters, h->blocks,
+			   h->threads, h->scope);
+		return -1;
+	}
+	/* Each side registers blocks x threads slots of the largest message: refuse before allocating. */
+	if (ex_config_check_run_bytes(h->blocks, h->threads, h->max_size) != 0) {
+		sample_err("the client's hello asks for more buffer than a run may have: refused");
+		return -1;
+	}
 	return 0;
 }
 

@@ -57,6 +57,13 @@ struct ex_step_msg {
 	char text[256];    /* STEP_DONE / STEP_RESULT: why it failed */
 };
 
+/*
+ * Whether a hello's run parameters are within the bounds every example shares (ex_config.h):
+ * sizes, iterations, geometry, scope, and blocks x threads x max size within EX_MAX_RUN_BYTES.
+ * Returns 0, or -1 with an error line. ex_recv_hello() applies it to what it decodes.
+ */
+int ex_hello_check(const struct ex_hello *h);
+
 /* Each returns 0, or -1 with an error line (bounded by timeout_ms). */
 int ex_send_hello(int fd, const struct ex_hello *h, int timeout_ms);
 int ex_recv_hello(int fd, struct ex_hello *h, int timeout_ms);

@@ -369,8 +369,14 @@ static doca_error_t sw_pd_free(struct ogda_devx_pd *pd)
 
 static doca_error_t no_dmabuf(struct swnic *nic, int dmabuf_fd, const char *what)
 {
-	if (dmabuf_fd < 0)
+	/* -1 alone means "no dmabuf" (DOCA_VERBS_DMABUF_INVALID_FD); other negatives are mistakes. */
+	if (dmabuf_fd == -1)
 		return DOCA_SUCCESS;
+	if (dmabuf_fd < 0) {
+		OGDA_LOG_ERR("%s: %s registration: dmabuf fd %d is not a file descriptor (-1 means none)", nic->name,
+			     what, dmabuf_fd);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	OGDA_LOG_ERR("%s: %s registration from a dmabuf (fd %d) is not supported by the software NIC; "
 		     "register the address instead",
 		     nic->name, what, dmabuf_fd);

@@ -459,6 +459,8 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 		free(gq);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	/* From here on the QP and CQ refuse destruction: building the export reads them. */
+	verbs_export_get(qp, cq_sq);
 	err = resolve_handler(gq, nic_handler, &own_service);
 	if (err == DOCA_SUCCESS)
 		err = build(gq);
@@ -467,6 +469,7 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 	if (err != DOCA_SUCCESS) {
 		(void)registry_remove(gq);
 		export_release(gq);
+		verbs_export_put(qp, cq_sq);
 		free(gq);
 		return err;
 	}
@@ -496,6 +499,8 @@ doca_error_t doca_gpu_verbs_unexport_qp(struct doca_gpu *gpu_dev, struct doca_gp
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	export_release(qp);
+	/* Only now: the release above still reads the verbs QP and CQ. */
+	verbs_export_put(qp->qp, qp->cq);
 	ogda_gpu_export_put(gpu_dev);
 	free(qp);
 	return DOCA_SUCCESS;

@@ -185,6 +185,9 @@ static void write_inline(const struct opengda_mlx5_sq *sq, uint16_t idx, uint32_
 	int i;
 
 	for (i = 0; i < wr->num_sge; i++) {
+		/* An empty SGE may carry address 0: nothing to copy, and memcpy must not see it. */
+		if (wr->sg_list[i].length == 0)
+			continue;
 		memcpy(buf + off, (const void *)(uintptr_t)wr->sg_list[i].addr, wr->sg_list[i].length);
 		off += wr->sg_list[i].length;
 	}

@@ -175,7 +175,7 @@ doca_error_t doca_verbs_cq_destroy(struct doca_verbs_cq *verbs_cq)
 {
 	struct doca_verbs_cq *cq = verbs_cq;
 	struct doca_verbs_context *ctx;
-	unsigned int users, pending_comp;
+	unsigned int users, exports, pending_comp;
 	doca_error_t err;
 
 	if (cq == NULL) {
@@ -183,6 +183,12 @@ doca_error_t doca_verbs_cq_destroy(struct doca_verbs_cq *verbs_cq)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	ctx = cq->ctx;
+	exports = atomic_load(&cq->gpu_exports);
+	if (exports != 0) {
+		OGDA_LOG_ERR("%s: CQ 0x%x is exported to the GPU as the send CQ of %u exported QPs: unexport them "
+			     "first (doca_gpu_verbs_unexport_qp)", ctx->info.name, cq->cqn, exports);
+		return DOCA_ERROR_IN_USE;
+	}
 	users = atomic_load(&cq->users);
 	if (users != 0) {
 		OGDA_LOG_ERR("%s: CQ 0x%x still has %u QP queues completing to it", ctx->info.name, cq->cqn, users);

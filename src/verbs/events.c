@@ -332,6 +332,7 @@ doca_error_t doca_verbs_ack_async_event(struct doca_verbs_async_event *async_eve
 {
 	struct doca_verbs_context *ctx;
 	enum verbs_event_obj_kind kind;
+	bool object_event = true;
 	void *obj;
 
 	if (async_event == NULL || async_event->context == NULL) {
@@ -339,6 +340,8 @@ doca_error_t doca_verbs_ack_async_event(struct doca_verbs_async_event *async_eve
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	ctx = async_event->context;
+	kind = VERBS_EVOBJ_QP;
+	obj = NULL;
 	switch (async_event->event_type) {
 	case DOCA_VERBS_EVENT_CQ_ERR:
 		kind = VERBS_EVOBJ_CQ;
@@ -348,13 +351,23 @@ doca_error_t doca_verbs_ack_async_event(struct doca_verbs_async_event *async_eve
 		kind = VERBS_EVOBJ_SRQ;
 		obj = async_event->element.srq;
 		break;
-	default:
-		kind = VERBS_EVOBJ_QP;
+	case DOCA_VERBS_EVENT_QP_FATAL:
+	case DOCA_VERBS_EVENT_QP_REQ_ERR:
+	case DOCA_VERBS_EVENT_QP_ACCESS_ERR:
 		obj = async_event->element.qp;
 		break;
+	default:
+		/* Port and device events (ibv_event_type values the enum lacks) name no object. */
+		object_event = false;
+		break;
+	}
+	if (object_event && obj == NULL) {
+		OGDA_LOG_ERR("%s: async event %d names no object: not an event from doca_verbs_get_async_event()",
+			     ctx->info.name, (int)async_event->event_type);
+		return DOCA_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_lock(&ctx->lock);
-	if (*unacked_counter(kind, obj) > 0)
+	if (obj != NULL && *unacked_counter(kind, obj) > 0)
 		(*unacked_counter(kind, obj))--;
 	if (ctx->async_unacked > 0)
 		ctx->async_unacked--;

@@ -364,7 +364,7 @@ doca_error_t doca_verbs_qp_destroy(struct doca_verbs_qp *verbs_qp)
 {
 	struct doca_verbs_qp *qp = verbs_qp;
 	struct doca_verbs_context *ctx;
-	unsigned int unacked;
+	unsigned int unacked, exports;
 	doca_error_t err;
 
 	if (qp == NULL) {
@@ -372,6 +372,12 @@ doca_error_t doca_verbs_qp_destroy(struct doca_verbs_qp *verbs_qp)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	ctx = qp->ctx;
+	exports = atomic_load(&qp->gpu_exports);
+	if (exports != 0) {
+		OGDA_LOG_ERR("%s: QP 0x%x is exported to the GPU (%u exports): unexport it first "
+			     "(doca_gpu_verbs_unexport_qp)", ctx->info.name, qp->qpn, exports);
+		return DOCA_ERROR_IN_USE;
+	}
 	pthread_mutex_lock(&ctx->lock);
 	unacked = qp->async_unacked;
 	pthread_mutex_unlock(&ctx->lock);
@@ -388,6 +394,18 @@ doca_error_t doca_verbs_qp_destroy(struct doca_verbs_qp *verbs_qp)
 	qp_free(qp);
 	verbs_ctx_child_del(ctx);
 	return DOCA_SUCCESS;
+}
+
+void verbs_export_get(struct doca_verbs_qp *qp, struct doca_verbs_cq *cq)
+{
+	atomic_fetch_add(&qp->gpu_exports, 1);
+	atomic_fetch_add(&cq->gpu_exports, 1);
+}
+
+void verbs_export_put(struct doca_verbs_qp *qp, struct doca_verbs_cq *cq)
+{
+	atomic_fetch_sub(&cq->gpu_exports, 1);
+	atomic_fetch_sub(&qp->gpu_exports, 1);
 }
 
 doca_error_t doca_verbs_qp_get_wq(const struct doca_verbs_qp *verbs_qp, void **sq_buf, uint32_t *sq_num_entries,

@@ -20,6 +20,11 @@ doca_error_t doca_verbs_umem_create(struct doca_verbs_context *verbs_context, vo
 		OGDA_LOG_ERR("verbs_context, umem and address (or a dmabuf fd) must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (fd < -1) {
+		OGDA_LOG_ERR("%s: dmabuf_fd %d is neither a file descriptor nor (int)DOCA_VERBS_DMABUF_INVALID_FD",
+			     verbs_context->info.name, dmabuf_fd);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	if (size == 0) {
 		OGDA_LOG_ERR("%s: a UMEM needs a size above 0", verbs_context->info.name);
 		return DOCA_ERROR_INVALID_VALUE;

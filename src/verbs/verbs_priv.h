@@ -17,7 +17,8 @@
  *
  * Every object holds its context; the context counts its children (nobjs) and refuses to
  * be destroyed while any exists. Objects that others use count their users (users) and
- * refuse to be destroyed while it is non-zero.
+ * refuse to be destroyed while it is non-zero. QPs and CQs also count the GPUNetIO exports
+ * that read them (gpu_exports, src/gpunetio/export_qp.c) and refuse destruction likewise.
  */
 #ifndef OGDA_VERBS_VERBS_PRIV_H_
 #define OGDA_VERBS_VERBS_PRIV_H_
@@ -224,6 +225,7 @@ struct doca_verbs_cq {
 	struct verbs_qmem ring_mem;
 	struct verbs_qmem dbr_mem;
 	atomic_uint users;                /* QPs that complete to it */
+	atomic_uint gpu_exports;          /* exported QPs whose send CQ it is (verbs_export_get) */
 	pthread_mutex_t lock;             /* qps list */
 	struct verbs_qp_link *qps;
 	/* bridge poll (one poller at a time) */
@@ -343,10 +345,18 @@ struct doca_verbs_qp {
 	uint32_t rq_pi;                   /* receive WQEs posted */
 	uint32_t rq_ci;                   /* receive WQEs completed */
 	uint64_t *rq_wrid;
+	atomic_uint gpu_exports;          /* live GPUNetIO exports of it (verbs_export_get) */
 	/* events */
 	unsigned int async_unacked;
 	uint64_t cookie;
 };
+
+/*
+ * A GPUNetIO export of qp with its send CQ cq starts / ends: while any lives, both refuse
+ * doca_verbs_*_destroy() with DOCA_ERROR_IN_USE (the export keeps reading their rings).
+ */
+void verbs_export_get(struct doca_verbs_qp *qp, struct doca_verbs_cq *cq);
+void verbs_export_put(struct doca_verbs_qp *qp, struct doca_verbs_cq *cq);
 
 /* ---- SRQ ---- */
 

@@ -526,6 +526,46 @@ static void test_unexport(void **state)
 	gfx_pair_destroy(&p);
 }
 
+/*
+ * An exported QP and its send CQ refuse to be destroyed (IN_USE, one log line) until the QP is
+ * unexported: the export and doca_gpu_verbs_query_last_error() read both.
+ */
+static void test_destroy_while_exported(void **state)
+{
+	struct gfx *f = *state;
+	struct gfx_pair p;
+	struct doca_gpu_verbs_qp *gq;
+	struct doca_gpu_verbs_qp_error_info info;
+
+	gfx_pair_create(f, NULL, &p);
+	gq = gfx_export(f, &p, H(GPU_SM_DB), M(VALID_DBR));
+	GFX_EXPECT_ERR(doca_verbs_qp_destroy(p.qp[0]), DOCA_ERROR_IN_USE, "is exported to the GPU");
+	GFX_EXPECT_ERR(doca_verbs_cq_destroy(p.cq[0]), DOCA_ERROR_IN_USE, "is exported to the GPU");
+	/* Both are whole: the error query still reads the QP and its CQ. */
+	memset(&info, 0xff, sizeof(info));
+	assert_int_equal(doca_gpu_verbs_query_last_error(gq, &info), DOCA_SUCCESS);
+	assert_false(info.has_error);
+	assert_int_equal(doca_gpu_verbs_unexport_qp(f->gpu, gq), DOCA_SUCCESS);
+	/* A second export and unexport leave the count where it was. */
+	gq = gfx_export(f, &p, H(CPU_PROXY), M(VALID_DBR));
+	GFX_EXPECT_ERR(doca_verbs_qp_destroy(p.qp[0]), DOCA_ERROR_IN_USE, "is exported to the GPU");
+	assert_int_equal(doca_gpu_verbs_unexport_qp(f->gpu, gq), DOCA_SUCCESS);
+	assert_all_released(f);
+	gfx_pair_destroy(&p);
+}
+
+/* A failed export takes no reference: the QP and CQ can be destroyed right after it. */
+static void test_failed_export_keeps_no_reference(void **state)
+{
+	struct gfx *f = *state;
+	struct gfx_pair p;
+
+	gfx_pair_create(f, NULL, &p);
+	expect_export_err(f, &p, H(GPU_SM_NO_DBR), M(VALID_DBR), DOCA_ERROR_INVALID_VALUE,
+			  "GPU_SM_NO_DBR never writes the doorbell record");
+	gfx_pair_destroy(&p);
+}
+
 static void test_getters_bad_args(void **state)
 {
 	struct gfx *f = *state;
@@ -565,6 +605,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_get_qp_dev, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_export_multi, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_unexport, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_while_exported, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_failed_export_keeps_no_reference, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_getters_bad_args, gfx_setup, gfx_teardown),
 	};
 

@@ -9,6 +9,7 @@
 
 #include "device/ogda_dev_ops.h"
 #include "doca_gpunetio_high_level.h"
+#include "verbs/verbs_priv.h"
 
 #include <endian.h>
 #include <setjmp.h>
@@ -216,6 +217,30 @@ static void test_hl_flat_list(void **state)
 		assert_int_equal(doca_gpu_verbs_destroy_qp_hl(q[i]), DOCA_SUCCESS);
 }
 
+/*
+ * The verbs QP and CQ of a high-level QP are exported: destroying them directly is refused, and
+ * the high-level destroy (unexport first) gives every object back to the context.
+ */
+static void test_hl_destroy_order(void **state)
+{
+	struct gfx *f = *state;
+	struct doca_gpu_verbs_qp_init_attr_hl a = attr_of(f, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO,
+							  DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR, 16);
+	struct doca_gpu_verbs_qp_group_hl *g = NULL;
+	struct doca_gpu_verbs_qp_hl *q = NULL;
+	unsigned int nobjs = f->v.ctx->nobjs;
+
+	assert_int_equal(doca_gpu_verbs_create_qp_hl(&a, &q), DOCA_SUCCESS);
+	GFX_EXPECT_ERR(doca_verbs_qp_destroy(q->qp), DOCA_ERROR_IN_USE, "is exported to the GPU");
+	GFX_EXPECT_ERR(doca_verbs_cq_destroy(q->cq_sq), DOCA_ERROR_IN_USE, "is exported to the GPU");
+	assert_int_equal(doca_gpu_verbs_destroy_qp_hl(q), DOCA_SUCCESS);
+	assert_int_equal(f->v.ctx->nobjs, nobjs);
+	assert_int_equal(doca_gpu_verbs_create_qp_group_hl(&a, &g), DOCA_SUCCESS);
+	GFX_EXPECT_ERR(doca_verbs_qp_destroy(g->qp_companion.qp), DOCA_ERROR_IN_USE, "is exported to the GPU");
+	assert_int_equal(doca_gpu_verbs_destroy_qp_group_hl(g), DOCA_SUCCESS);
+	assert_int_equal(f->v.ctx->nobjs, nobjs);
+}
+
 static void test_hl_bad_input(void **state)
 {
 	struct gfx *f = *state;
@@ -264,6 +289,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hl_every_handler, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_group_counter, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_flat_list, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_hl_destroy_order, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_bad_input, gfx_setup, gfx_teardown),
 	};
 

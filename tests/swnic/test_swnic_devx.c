@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,6 +204,33 @@ static void test_mr_and_dmabuf(void **state)
 	assert_int_equal(d->ops->umem_dereg(d->umem), DOCA_SUCCESS);
 }
 
+/* -1 is the device interface's "no dmabuf"; other negative fds are refused, not taken for it. */
+static void test_dmabuf_fd_negative(void **state)
+{
+	struct dfx *d = *state;
+	static uint8_t buf[512];
+	static const int bad[] = {-2, -4096, INT_MIN};
+	struct ogda_devx_mr *mr = NULL;
+	struct ogda_devx_umem *u = NULL;
+	uint32_t lkey = 0, rkey = 0, id = 0;
+
+	resources(d);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(d->ops->mr_reg(d->pd, buf, sizeof(buf), OGDA_ACCESS_LOCAL_WRITE, bad[i], 0, &mr, &lkey,
+						&rkey),
+				 DOCA_ERROR_INVALID_VALUE);
+		assert_null(mr);
+		assert_int_equal(d->ops->umem_reg(d->dev, buf, sizeof(buf), 0, bad[i], 0, &u, &id),
+				 DOCA_ERROR_INVALID_VALUE);
+		assert_null(u);
+	}
+	assert_int_equal(d->ops->umem_reg(d->dev, buf, sizeof(buf), 0, -1, 0, &u, &id), DOCA_SUCCESS);
+	assert_int_equal(d->ops->umem_dereg(u), DOCA_SUCCESS);
+	assert_int_equal(d->ops->pd_free(d->pd), DOCA_SUCCESS);
+	assert_int_equal(d->ops->uar_free(d->uar), DOCA_SUCCESS);
+	assert_int_equal(d->ops->umem_dereg(d->umem), DOCA_SUCCESS);
+}
+
 static void cq_in(struct dfx *d, uint8_t *in, size_t len, uint64_t ring_off, uint64_t dbr_off)
 {
 	struct prm_create_cq_params p;
@@ -390,6 +418,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_general_cmd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_uar_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mr_and_dmabuf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dmabuf_fd_negative, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_objects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_objects_outlive_the_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_null_arguments, setup, teardown),

@@ -457,6 +457,51 @@ static void test_inline(void **state)
 	assert_memory_equal(sq + 128 + 20, orig, 40);
 }
 
+/*
+ * Inline with empty SGEs ({addr 0, length 0}, as callers pad their lists): nothing is copied
+ * from them (no read of address 0), the other SGEs' bytes land in order, and a SEND made only of
+ * an empty SGE completes with 0 bytes on both sides.
+ */
+static void test_inline_empty_sge(void **state)
+{
+	struct bridge_fix *f = *state;
+	uint8_t payload[24];
+	struct ibv_sge sge[2] = {{.addr = 0, .length = 0, .lkey = 0},
+				 {.addr = (uint64_t)(uintptr_t)payload, .length = 24, .lkey = 0}};
+	struct ibv_send_wr wr = {.wr_id = 0xc1, .sg_list = sge, .num_sge = 2, .opcode = IBV_WR_SEND,
+				 .send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE};
+	struct ibv_sge rsge = {.addr = bridge_addr(f, BRIDGE_B_DST), .length = 64, .lkey = f->lkey};
+	struct ibv_recv_wr rwr = {.wr_id = 0xd1, .sg_list = &rsge, .num_sge = 1};
+	struct ibv_wc wc;
+
+	fill(payload, sizeof(payload), 31);
+	post_recv_ok(f->b.qp, &rwr);
+	post_send_ok(f->a.qp, &wr);
+	poll_one(f->b.rcq, &wc);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 0xd1);
+	assert_int_equal(wc.byte_len, 24);
+	assert_memory_equal(f->buf + BRIDGE_B_DST, payload, 24);
+	poll_one(f->a.scq, &wc);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 0xc1);
+	assert_int_equal(wc.opcode, IBV_WC_SEND);
+
+	/* Only the empty SGE: a 0-byte inline SEND. */
+	rwr.wr_id = 0xd2;
+	post_recv_ok(f->b.qp, &rwr);
+	wr.wr_id = 0xc2;
+	wr.num_sge = 1;
+	post_send_ok(f->a.qp, &wr);
+	poll_one(f->b.rcq, &wc);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 0xd2);
+	assert_int_equal(wc.byte_len, 0);
+	poll_one(f->a.scq, &wc);
+	assert_int_equal(wc.status, IBV_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 0xc2);
+}
+
 /* Completion coalescing: one CQE for the signaled WQE retires the unsignaled ones before it. */
 static void test_unsignaled_then_signaled(void **state)
 {
@@ -557,6 +602,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read, setup_default, bridge_teardown),
 		cmocka_unit_test_setup_teardown(test_atomics, setup_default, bridge_teardown),
 		cmocka_unit_test_setup_teardown(test_inline, setup_inline, bridge_teardown),
+		cmocka_unit_test_setup_teardown(test_inline_empty_sge, setup_inline, bridge_teardown),
 		cmocka_unit_test_setup_teardown(test_unsignaled_then_signaled, setup_default, bridge_teardown),
 		cmocka_unit_test(test_sq_sig_all),
 	};

@@ -315,6 +315,43 @@ static void test_arm_bad_input(void **state)
 
 /* ---- async events ---- */
 
+/*
+ * Events that name no object: port and device events (ibv_event_type values such as
+ * IBV_EVENT_PORT_ACTIVE, 9, or IBV_EVENT_DEVICE_FATAL, 8) carry none, and an event of an object
+ * type whose element is NULL is not one the library gave out. Acknowledging the first kind
+ * succeeds without touching any object; the second is refused with a log line. Neither crashes.
+ */
+static void test_async_ack_event_without_object(void **state)
+{
+	struct efx *e = *state;
+	static const int no_object_types[] = {9 /* PORT_ACTIVE */, 10 /* PORT_ERR */, 8 /* DEVICE_FATAL */};
+	static const enum doca_verbs_async_event_type object_types[] = {
+		DOCA_VERBS_EVENT_CQ_ERR, DOCA_VERBS_EVENT_QP_FATAL, DOCA_VERBS_EVENT_QP_REQ_ERR,
+		DOCA_VERBS_EVENT_QP_ACCESS_ERR, DOCA_VERBS_EVENT_SRQ_ERR};
+	struct doca_verbs_async_event ev;
+
+	for (size_t i = 0; i < sizeof(no_object_types) / sizeof(no_object_types[0]); i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.event_type = (enum doca_verbs_async_event_type)no_object_types[i];
+		ev.context = e->f.ctx;
+		assert_int_equal(doca_verbs_ack_async_event(&ev), DOCA_SUCCESS);
+		assert_null(ev.context);
+	}
+	for (size_t i = 0; i < sizeof(object_types) / sizeof(object_types[0]); i++) {
+		static const char *const lines[] = {"names no object", NULL};
+
+		memset(&ev, 0, sizeof(ev));
+		ev.event_type = object_types[i];
+		ev.context = e->f.ctx;
+		stderr_capture_begin();
+		assert_int_equal(doca_verbs_ack_async_event(&ev), DOCA_ERROR_INVALID_VALUE);
+		stderr_capture_end(logbuf, sizeof(logbuf));
+		assert_true(vfx_log_has(logbuf, lines));
+	}
+	/* Nothing was pending, and nothing is now. */
+	assert_int_equal(doca_verbs_get_async_event(e->f.ctx, &ev), DOCA_ERROR_AGAIN);
+}
+
 static void test_async_nothing_pending(void **state)
 {
 	struct efx *e = *state;
@@ -451,6 +488,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arm_solicited_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_arm_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_async_nothing_pending, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_async_ack_event_without_object, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_async_qp_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_async_event_of_destroyed_qp_dropped, setup, teardown),
 	};

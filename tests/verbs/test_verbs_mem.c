@@ -9,6 +9,7 @@
 #include "test_util.h"
 
 #include <infiniband/verbs.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -416,6 +417,40 @@ static void test_umem_bad_input(void **state)
 	close(fd);
 }
 
+/*
+ * dmabuf_fd: (int)DOCA_VERBS_DMABUF_INVALID_FD (-1) is the one "no dmabuf" value; any other
+ * negative number is no file descriptor and is refused with a log line, not taken for -1.
+ */
+static void test_umem_dmabuf_fd_sentinel(void **state)
+{
+	static const int bad[] = {-2, -100, INT_MIN};
+	struct vfx f;
+	void *mem = NULL;
+	struct doca_verbs_umem *u = NULL;
+
+	(void)state;
+	assert_int_equal(posix_memalign(&mem, 4096, 4096), 0);
+	vfx_open(&f);
+	assert_int_equal(doca_verbs_umem_create(f.ctx, mem, 4096, IBV_ACCESS_LOCAL_WRITE,
+						(int)DOCA_VERBS_DMABUF_INVALID_FD, 0, &u),
+			 DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_umem_destroy(u), DOCA_SUCCESS);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[128];
+
+		u = NULL;
+		stderr_capture_begin();
+		assert_int_equal(doca_verbs_umem_create(f.ctx, mem, 4096, IBV_ACCESS_LOCAL_WRITE, bad[i], 0, &u),
+				 DOCA_ERROR_INVALID_VALUE);
+		stderr_capture_end(logbuf, sizeof(logbuf));
+		assert_null(u);
+		snprintf(want, sizeof(want), "swnic0: dmabuf_fd %d is neither a file descriptor nor", bad[i]);
+		assert_non_null(strstr(logbuf, want));
+	}
+	vfx_close(&f);
+	free(mem);
+}
+
 static void expect_umem_in_use(struct doca_verbs_umem *u, unsigned int users)
 {
 	char want[64];
@@ -648,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_mr_access_enforced_by_nic),
 		cmocka_unit_test(test_umem_create_getters),
 		cmocka_unit_test(test_umem_bad_input),
+		cmocka_unit_test(test_umem_dmabuf_fd_sentinel),
 		cmocka_unit_test(test_umem_in_use_by_cq),
 		cmocka_unit_test(test_uar_all_types),
 		cmocka_unit_test(test_uar_bad_input),
