@@ -115,7 +115,10 @@ struct ogda_devx_ops {
 	doca_error_t (*pd_alloc)(struct ogda_devx *dev, struct ogda_devx_pd **pd, uint32_t *pdn);
 	doca_error_t (*pd_free)(struct ogda_devx_pd *pd);
 
-	/* Memory region for data: host or GPU address, or a dmabuf fd + offset (addr is then the iova). */
+	/*
+	 * Memory region for data: host or GPU address, or a dmabuf fd + offset (addr is then the iova).
+	 * dmabuf_fd -1 means none; any other negative value is refused (DOCA_ERROR_INVALID_VALUE).
+	 */
 	doca_error_t (*mr_reg)(struct ogda_devx_pd *pd, void *addr, size_t len, uint32_t access, int dmabuf_fd,
 			       uint64_t dmabuf_offset, struct ogda_devx_mr **mr, uint32_t *lkey, uint32_t *rkey);
 	doca_error_t (*mr_dereg)(struct ogda_devx_mr *mr);

@@ -154,6 +154,16 @@ doca_error_t hw_pd_free(struct ogda_devx_pd *pd)
 
 /* ---- MR ---- */
 
+/* -1 alone means "no dmabuf" (DOCA_VERBS_DMABUF_INVALID_FD); any other negative fd is a mistake. */
+static bool hw_dmabuf_fd_ok(const struct hw_dev *d, int dmabuf_fd, const char *what)
+{
+	if (dmabuf_fd >= -1)
+		return true;
+	OGDA_LOG_ERR("%s: %s registration: dmabuf fd %d is not a file descriptor (-1 means none)", d->base.name, what,
+		     dmabuf_fd);
+	return false;
+}
+
 doca_error_t hw_mr_reg(struct ogda_devx_pd *pd, void *addr, size_t len, uint32_t access, int dmabuf_fd,
 		       uint64_t dmabuf_offset, struct ogda_devx_mr **mr, uint32_t *lkey, uint32_t *rkey)
 {
@@ -165,6 +175,8 @@ doca_error_t hw_mr_reg(struct ogda_devx_pd *pd, void *addr, size_t len, uint32_t
 	if (!hw_handle_ok(pd, HW_TAG_PD, "pd"))
 		return DOCA_ERROR_INVALID_VALUE;
 	d = pd->dev;
+	if (!hw_dmabuf_fd_ok(d, dmabuf_fd, "MR"))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (mr == NULL || lkey == NULL || rkey == NULL || len == 0 || (addr == NULL && dmabuf_fd < 0) ||
 	    (access & ~ACCESS_ALL) != 0) {
 		OGDA_LOG_ERR("%s: MR registration needs mr, lkey, rkey, a length, an address (or a dmabuf) and "
@@ -257,7 +269,7 @@ doca_error_t hw_umem_reg(struct ogda_devx *dev, void *addr, size_t len, uint32_t
 	struct ogda_devx_umem *u;
 	doca_error_t err;
 
-	if (d == NULL)
+	if (d == NULL || !hw_dmabuf_fd_ok(d, dmabuf_fd, "umem"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (umem == NULL || umem_id == NULL || len == 0 || (addr == NULL && dmabuf_fd < 0) ||
 	    (access & ~ACCESS_ALL) != 0) {

@@ -111,6 +111,9 @@ static void test_mr(void **state)
 	assert_int_equal(f->ops->mr_reg(f->pd, buf, 8, rw, -1, 0, NULL, &lk2, &rk2), DOCA_ERROR_INVALID_VALUE);
 	fake_rdma_core_table()->ibv.reg_dmabuf_mr = NULL;
 	assert_int_equal(f->ops->mr_reg(f->pd, buf, sizeof(buf), rw, 9, 0, &dm, &lk2, &rk2), DOCA_ERROR_NOT_SUPPORTED);
+	/* -1 alone means "no dmabuf": another negative fd is a mistake, refused before rdma-core. */
+	assert_int_equal(f->ops->mr_reg(f->pd, buf, sizeof(buf), rw, -2, 0, &dm, &lk2, &rk2), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(f->ops->mr_reg(f->pd, NULL, sizeof(buf), rw, -7, 0, &dm, &lk2, &rk2), DOCA_ERROR_INVALID_VALUE);
 	fake_rdma_core_fail_next(EIO);
 	assert_int_equal(f->ops->mr_dereg(mr), DOCA_ERROR_DRIVER);
 	assert_int_equal(f->ops->mr_dereg(mr), DOCA_SUCCESS);
@@ -131,6 +134,9 @@ static void test_umem(void **state)
 	assert_int_equal(f->ops->umem_reg(f->dev, f->arena, 4096, OGDA_ACCESS_LOCAL_WRITE, -1, 0, &u, &id),
 			 DOCA_SUCCESS);
 	assert_int_equal(id, SWNIC_UMEM_BASE + 1);
+
+	assert_int_equal(f->ops->umem_reg(f->dev, f->arena, 4096, OGDA_ACCESS_LOCAL_WRITE, -2, 0, &u, &id),
+			 DOCA_ERROR_INVALID_VALUE);
 
 	/* dmabuf: umem_reg_ex with addr = the offset into the dmabuf. */
 	assert_int_equal(f->ops->umem_reg(f->dev, (void *)(uintptr_t)0x7f0000400000ull, 0x10000,
