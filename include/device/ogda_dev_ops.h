@@ -134,6 +134,10 @@ OGDA_DEV_FN int ogda_dev_post_begin(struct doca_gpu_dev_verbs_qp *qp, uint32_t c
 OGDA_DEV_FN void ogda_dev_post_end(struct doca_gpu_dev_verbs_qp *qp, uint64_t base, uint32_t count, int sharing,
 				   uint32_t handler, uint32_t code_opt)
 {
+	if (sharing != OGDA_DEV_SHARE_EXCLUSIVE && !(code_opt & DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_SKIP_DB_RINGING)) {
+		ogda_dev_sq_post_shared(qp, base, base + count - 1, sharing, handler);
+		return;
+	}
 	if (ogda_dev_sq_mark_ready(qp, base, base + count - 1, sharing) &&
 	    !(code_opt & DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_SKIP_DB_RINGING))
 		ogda_dev_sq_submit(qp, base + count, sharing, handler);

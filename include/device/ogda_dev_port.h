@@ -278,6 +278,21 @@ OGDA_DEV_FN int ogda_dev_try_lock(int *lock, int sharing)
 #endif
 }
 
+/** Compare-and-swap, relaxed, at the sharing scope; returns the value found. */
+OGDA_DEV_FN uint64_t ogda_dev_atomic_cas_relaxed_u64(uint64_t *p, uint64_t expected, uint64_t desired, int sharing)
+{
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		return (uint64_t)atomicCAS_block((unsigned long long *)p, (unsigned long long)expected,
+						 (unsigned long long)desired);
+	return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected, (unsigned long long)desired);
+#else
+	(void)sharing;
+	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return expected;
+#endif
+}
+
 /** Fetch-or with acquire semantics at the sharing scope; returns the old value. */
 OGDA_DEV_FN int ogda_dev_atomic_or_acquire_i32(int *p, int v, int sharing)
 {

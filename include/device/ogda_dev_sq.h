@@ -37,6 +37,15 @@
 #include "ogda_dev_port.h"
 #include "ogda_dev_wqe.h"
 
+/*
+ * sq_lock, the ringer's word. HELD: a thread is ringing. AGAIN: somebody published while it
+ * was held, so the holder looks once more before it lets go. PENDING: a range may be recorded
+ * beyond a gap, so the next holder scans the readiness words before ringing.
+ */
+#define OGDA_DEV_SQ_LOCK_HELD 1
+#define OGDA_DEV_SQ_LOCK_AGAIN 2
+#define OGDA_DEV_SQ_LOCK_PENDING 4
+
 /** Reserves @p count WQEBBs; returns the first index. */
 OGDA_DEV_FN uint64_t ogda_dev_sq_reserve(struct doca_gpu_dev_verbs_qp *qp, uint32_t count, int sharing)
 {
@@ -152,17 +161,12 @@ OGDA_DEV_FN int ogda_dev_sq_advance_ready(struct doca_gpu_dev_verbs_qp *qp, int 
 }
 
 /**
- * Publishes WQEBBs [from, to] (inclusive) as written. Returns 1 if sq_ready_index moved as a
- * result (the caller then rings), 0 if an earlier slot is still being written (its writer rings).
- * The WQE stores of the calling thread (and of the threads it synchronised with, for a group
- * call) happen before: the CAS and the slot store are releases.
+ * Publishes WQEBBs [from, to] of a shared QP and carries sq_ready_index as far as it can. Returns
+ * 1 if the index moved. The WQE stores of the calling thread (and of the threads it synchronised
+ * with, for a group call) happen before: the CAS and the slot store are releases.
  */
-OGDA_DEV_FN int ogda_dev_sq_mark_ready(struct doca_gpu_dev_verbs_qp *qp, uint64_t from, uint64_t to, int sharing)
+OGDA_DEV_FN int ogda_dev_sq_publish(struct doca_gpu_dev_verbs_qp *qp, uint64_t from, uint64_t to, int sharing)
 {
-	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
-		qp->sq_ready_index = to + 1;
-		return 1;
-	}
 	/*
 	 * First in line (the usual case without contention): one CAS publishes the whole range and
 	 * no slot word is written. Then look for ranges recorded after it by threads that found
@@ -177,6 +181,26 @@ OGDA_DEV_FN int ogda_dev_sq_mark_ready(struct doca_gpu_dev_verbs_qp *qp, uint64_
 	ogda_dev_store_release_u64(&qp->ogda_ready_slots[from & qp->sq_wqe_mask], to + 1, sharing);
 	ogda_dev_fence_handoff(sharing);
 	return ogda_dev_sq_advance_ready(qp, sharing);
+}
+
+/**
+ * Publishes WQEBBs [from, to] (inclusive) as written. Returns 1 if sq_ready_index moved as a
+ * result (the caller then rings), 0 if an earlier slot is still being written (its writer rings).
+ */
+OGDA_DEV_FN int ogda_dev_sq_mark_ready(struct doca_gpu_dev_verbs_qp *qp, uint64_t from, uint64_t to, int sharing)
+{
+	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
+		qp->sq_ready_index = to + 1;
+		return 1;
+	}
+	if (ogda_dev_sq_publish(qp, from, to, sharing))
+		return 1;
+	/*
+	 * Not carried yet: the thread that completes the prefix may be a ringer that publishes
+	 * without scanning (ogda_dev_sq_post_shared). PENDING makes the next ringer scan.
+	 */
+	(void)ogda_dev_atomic_or_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_PENDING, sharing);
+	return 0;
 }
 
 /** The 8-byte doorbell for producer index @p pi: BE32(pi << 8), BE32(qpn << 8). */
@@ -277,18 +301,78 @@ OGDA_DEV_FN void ogda_dev_sq_ring_to(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
 	ogda_dev_sq_ring_db_dbr(qp, pi);
 }
 
-/** sq_lock: held by the ringer; AGAIN asks it to look once more before it lets go. */
-#define OGDA_DEV_SQ_LOCK_HELD 1
-#define OGDA_DEV_SQ_LOCK_AGAIN 2
+/**
+ * The ringer's loop, entered holding sq_lock (whose value the holder knows is @p lockv). When
+ * @p scan is set, first carries sq_ready_index over recorded ranges; then rings up to it (@p
+ * ready, when not 0, is a value the caller knows it holds: no load), and lets go unless somebody
+ * flagged the word meanwhile, in which case it looks again. Leaves PENDING behind when its scan
+ * stopped short of the reserved index: a range may be recorded past the gap.
+ */
+OGDA_DEV_FN void ogda_dev_sq_ring_held(struct doca_gpu_dev_verbs_qp *qp, int lockv, int scan, uint64_t ready,
+				       int sharing, uint32_t handler)
+{
+	for (;;) {
+		uint64_t prev = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi); /* ours under the lock */
+		int after = 0;
+
+		if (scan)
+			(void)ogda_dev_sq_advance_ready(qp, sharing);
+		if (scan || ready == 0) {
+#if defined(__CUDACC__)
+			ready = ogda_dev_load_relaxed_u64(&qp->sq_ready_index);
+			ogda_dev_fence_acquire_scope(sharing);
+#else
+			ready = ogda_dev_load_acquire_u64(&qp->sq_ready_index, sharing);
+#endif
+		}
+		if (ready > prev) {
+			ogda_dev_sq_ring_to(qp, prev, ready, handler);
+			ogda_dev_store_relaxed_u64(&qp->sq_wqe_pi, ready);
+		}
+		if (scan && ready < ogda_dev_load_relaxed_u64(&qp->sq_rsvd_index))
+			after = OGDA_DEV_SQ_LOCK_PENDING;
+		/*
+		 * Let go (a release: the doorbell and sq_wqe_pi come before the next holder's) unless
+		 * the word changed since we knew it: somebody published and flagged AGAIN, or
+		 * recorded a range and flagged PENDING. Then keep the lock, clear the flags, look
+		 * again. All of it is read-modify-write of the one word, so no flag goes unseen.
+		 */
+		if (ogda_dev_atomic_cas_release_i32(&qp->sq_lock, lockv, after, sharing) == lockv)
+			return;
+		(void)ogda_dev_atomic_exch_acq_rel_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
+		lockv = OGDA_DEV_SQ_LOCK_HELD;
+		scan = 1;
+	}
+}
+
+/**
+ * Takes sq_lock, or, when it is held, flags AGAIN so the holder looks once more (a release,
+ * after the caller's publication; the holder's exchange acquires it). Returns the lock word as
+ * the new holder knows it (HELD set), or 0 when the holder will do the ringing.
+ */
+OGDA_DEV_FN int ogda_dev_sq_lock_or_flag(struct doca_gpu_dev_verbs_qp *qp, int sharing)
+{
+	for (;;) {
+		int old = ogda_dev_atomic_or_acquire_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
+
+		if (!(old & OGDA_DEV_SQ_LOCK_HELD))
+			return old | OGDA_DEV_SQ_LOCK_HELD;
+		if (ogda_dev_atomic_or_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_AGAIN, sharing) &
+		    OGDA_DEV_SQ_LOCK_HELD)
+			return 0;
+		/* released in between: try to take it ourselves */
+	}
+}
 
 /**
  * Makes everything published visible to the NIC. EXCLUSIVE: rings @p pi (the caller's producer
- * index) if it is new. Shared: rings up to sq_ready_index under the try-lock protocol (@p pi is
- * not used: the caller may have advanced the index over other threads' WQEs too).
+ * index) if it is new. Shared: rings up to sq_ready_index under sq_lock, after carrying the index
+ * over recorded ranges (@p pi is not used: the index may cover other threads' WQEs too).
  */
 OGDA_DEV_FN void ogda_dev_sq_submit(struct doca_gpu_dev_verbs_qp *qp, uint64_t pi, int sharing, uint32_t handler)
 {
-	uint64_t ready, prev;
+	uint64_t prev;
+	int lockv;
 
 	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
 		prev = qp->sq_wqe_pi;
@@ -299,45 +383,47 @@ OGDA_DEV_FN void ogda_dev_sq_submit(struct doca_gpu_dev_verbs_qp *qp, uint64_t p
 		return;
 	}
 	(void)pi;
-	for (;;) {
-		/* Taking the lock is setting HELD; a stale AGAIN only costs the new holder one look. */
-		if (!(ogda_dev_atomic_or_acquire_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing) &
-		      OGDA_DEV_SQ_LOCK_HELD))
-			break;
-		/*
-		 * Held: flag it, so the holder's release fails and it looks again. The flag is
-		 * a release, after this caller's publication; the holder's exchange acquires it.
-		 */
-		if (ogda_dev_atomic_or_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_AGAIN, sharing) &
-		    OGDA_DEV_SQ_LOCK_HELD)
-			return; /* the holder (or whoever took the lock since) looks again */
-		/* released in between: try to take it ourselves */
-	}
-	for (;;) {
-		/* Under the lock sq_wqe_pi is ours; the acquire covers the WQEs behind the index. */
-#if defined(__CUDACC__)
-		/* Two loads in flight at once, then one acquire fence. */
-		ready = ogda_dev_load_relaxed_u64(&qp->sq_ready_index);
-		prev = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi);
-		ogda_dev_fence_acquire_scope(sharing);
-#else
-		ready = ogda_dev_load_acquire_u64(&qp->sq_ready_index, sharing);
-		prev = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi);
-#endif
-		if (ready > prev) {
-			ogda_dev_sq_ring_to(qp, prev, ready, handler);
-			ogda_dev_store_relaxed_u64(&qp->sq_wqe_pi, ready);
-		}
-		/*
-		 * Release (the doorbell and sq_wqe_pi before the next holder's) unless somebody
-		 * published and flagged meanwhile: then clear the flag, keep the lock, look again.
-		 * All of it is read-modify-write on the lock word, so no flag goes unseen.
-		 */
-		if (ogda_dev_atomic_cas_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, 0, sharing) ==
-		    OGDA_DEV_SQ_LOCK_HELD)
+	lockv = ogda_dev_sq_lock_or_flag(qp, sharing);
+	if (lockv != 0)
+		ogda_dev_sq_ring_held(qp, lockv, 1, 0, sharing, handler);
+}
+
+/**
+ * Publishes WQEBBs [from, to] of a shared QP and rings: what a post does after writing its WQEs.
+ *
+ * Lock first: a caller that takes sq_lock at once (no ringer busy, the usual case without
+ * contention) publishes with a relaxed CAS when it is first in line (nobody else can ring before
+ * it lets go, and its own fence orders its WQEs before its doorbell), needs no scan unless the
+ * word says a range may be recorded (PENDING, AGAIN), and rings. One atomic to lock, one to
+ * publish, one fence, one atomic to let go. Otherwise the range is published with release
+ * semantics (CAS when first in line, else recorded in its first slot's word) and the holder is
+ * flagged to look again.
+ */
+OGDA_DEV_FN void ogda_dev_sq_post_shared(struct doca_gpu_dev_verbs_qp *qp, uint64_t from, uint64_t to, int sharing,
+					 uint32_t handler)
+{
+	int lockv = ogda_dev_atomic_or_acquire_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
+
+	if (!(lockv & OGDA_DEV_SQ_LOCK_HELD)) {
+		int scan = (lockv & (OGDA_DEV_SQ_LOCK_AGAIN | OGDA_DEV_SQ_LOCK_PENDING)) != 0;
+
+		lockv |= OGDA_DEV_SQ_LOCK_HELD;
+		if (ogda_dev_atomic_cas_relaxed_u64(&qp->sq_ready_index, from, to + 1, sharing) == from) {
+			ogda_dev_sq_ring_held(qp, lockv, scan, scan ? 0 : to + 1, sharing, handler);
 			return;
-		(void)ogda_dev_atomic_exch_acq_rel_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
+		}
+		/* Not first in line: record the range; the scan (ours or a later holder's) carries it. */
+		ogda_dev_store_relaxed_u64(&qp->ogda_ready_slots[from & qp->sq_wqe_mask], to + 1);
+		ogda_dev_sq_ring_held(qp, lockv, 1, 0, sharing, handler);
+		return;
 	}
+	/* A ringer is busy: publish and carry the index ourselves (help forward), then flag it. */
+	(void)ogda_dev_sq_publish(qp, from, to, sharing);
+	if (ogda_dev_atomic_or_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_AGAIN, sharing) & OGDA_DEV_SQ_LOCK_HELD)
+		return;
+	lockv = ogda_dev_sq_lock_or_flag(qp, sharing);
+	if (lockv != 0)
+		ogda_dev_sq_ring_held(qp, lockv, 1, 0, sharing, handler);
 }
 
 /**
