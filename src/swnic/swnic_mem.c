@@ -6,6 +6,7 @@
  */
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
+#include "swnic/swnic_mem_int.h"
 
 #include "core/cuda_drv.h"
 #include "core/log.h"
@@ -72,6 +73,16 @@ enum ogda_mem_kind swnic_mem_kind(const void *addr, size_t len)
 }
 
 /* ---- shared checks ---- */
+
+/* Host memory must be mapped with the rights the NIC will use (swnic_mem_probe.c); GPU
+ * memory is what the CUDA driver reported it to be. */
+static doca_error_t memory_exists(const void *addr, size_t len, uint32_t access, enum ogda_mem_kind kind,
+				  const char *what)
+{
+	if (kind != OGDA_MEM_HOST)
+		return DOCA_SUCCESS;
+	return swnic_mem_probe_host(addr, len, (access & OGDA_ACCESS_LOCAL_WRITE) != 0, what);
+}
 
 static doca_error_t range_ok(const void *addr, size_t len, const char *what)
 {
@@ -216,6 +227,7 @@ doca_error_t swnic_uar_free(struct swnic *nic, uint32_t page_id)
 doca_error_t swnic_umem_register(struct swnic *nic, void *addr, size_t len, uint32_t access, uint32_t *umem_id)
 {
 	struct swnic_umem *umem;
+	enum ogda_mem_kind kind;
 	doca_error_t err;
 
 	if (nic == NULL || umem_id == NULL) {
@@ -229,13 +241,17 @@ doca_error_t swnic_umem_register(struct swnic *nic, void *addr, size_t len, uint
 		OGDA_LOG_ERR("umem access 0x%x has unknown bits", access);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	kind = swnic_mem_kind(addr, len);
+	err = memory_exists(addr, len, access, kind, "umem");
+	if (err != DOCA_SUCCESS)
+		return err;
 	umem = calloc(1, sizeof(*umem));
 	if (umem == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	umem->addr = addr;
 	umem->len = len;
 	umem->access = access;
-	umem->kind = swnic_mem_kind(addr, len);
+	umem->kind = kind;
 	pthread_rwlock_wrlock(&nic->lock);
 	err = table_insert(&nic->umems, umem, &umem->id, "umem");
 	pthread_rwlock_unlock(&nic->lock);
@@ -325,6 +341,9 @@ doca_error_t swnic_mr_register(struct swnic *nic, uint32_t pdn, void *addr, size
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	kind = swnic_mem_kind(addr, len);
+	err = memory_exists(addr, len, access, kind, "MR");
+	if (err != DOCA_SUCCESS)
+		return err;
 	fresh = calloc(1, sizeof(*fresh));
 	if (fresh == NULL)
 		return DOCA_ERROR_NO_MEMORY;
