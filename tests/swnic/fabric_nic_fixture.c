@@ -112,7 +112,7 @@ static void create_qp(struct fnx *x)
 	modify_qp(x, &m);
 }
 
-void fnx_open(struct fnx *x, uint32_t index)
+void fnx_open_sized(struct fnx *x, uint32_t index, size_t region_len)
 {
 	const uint32_t all = OGDA_ACCESS_LOCAL_WRITE | OGDA_ACCESS_REMOTE_WRITE | OGDA_ACCESS_REMOTE_READ |
 			     OGDA_ACCESS_REMOTE_ATOMIC;
@@ -131,11 +131,17 @@ void fnx_open(struct fnx *x, uint32_t index)
 			 DOCA_SUCCESS);
 	create_cq(x);
 	create_qp(x);
-	x->region = aligned_alloc(4096, FNX_REGION_SIZE);
+	x->region_len = region_len;
+	x->region = aligned_alloc(4096, region_len);
 	assert_non_null(x->region);
-	memset(x->region, 0xee, FNX_REGION_SIZE);
-	assert_int_equal(x->dev->ops->mr_reg(x->pd, x->region, FNX_REGION_SIZE, all, -1, 0, &x->mr, &lkey, &x->rkey),
+	memset(x->region, 0xee, region_len);
+	assert_int_equal(x->dev->ops->mr_reg(x->pd, x->region, region_len, all, -1, 0, &x->mr, &lkey, &x->rkey),
 			 DOCA_SUCCESS);
+}
+
+void fnx_open(struct fnx *x, uint32_t index)
+{
+	fnx_open_sized(x, index, FNX_REGION_SIZE);
 }
 
 void fnx_close(struct fnx *x)

@@ -28,7 +28,8 @@ struct fnx {
 	uint32_t umem_id;
 	struct ogda_devx_obj *cq, *qp;
 	uint32_t cqn, qpn;
-	uint8_t *region;             /* FNX_REGION_SIZE bytes, filled with 0xee */
+	uint8_t *region;             /* region_len bytes, filled with 0xee */
+	size_t region_len;           /* FNX_REGION_SIZE unless fnx_open_sized says otherwise */
 	struct ogda_devx_mr *mr;
 	uint32_t rkey;
 	uint8_t gid[16];
@@ -36,6 +37,8 @@ struct fnx {
 
 /* Opens software NIC index and builds the objects; asserts (cmocka) on any failure. */
 void fnx_open(struct fnx *x, uint32_t index);
+/* The same with a region of region_len bytes (a multiple of 4096). */
+void fnx_open_sized(struct fnx *x, uint32_t index, size_t region_len);
 /*
  * Destroys the objects and closes the device; the last reference takes the NIC down with
  * its fabric threads, so x->region can then be read race-free. It stays allocated: free

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Large messages over TCP to a child process's NIC: the transport timeout bounds progress,
+ * not the whole message. With ack_timeout 14 (67 ms) and 12 (17 ms) and one attempt
+ * (retry_count 0), tens of MiB written to a healthy peer land and read back; a peer that
+ * stops answering still fails the attempt in bounded time.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fabric_nic_fixture.h"
+#include "swnic/swnic.h"
+#include "swnic/swnic_engine.h"
+
+#define REGION_LEN (64u << 20)
+#define READ_PIECE (16u << 20)
+
+struct target {
+	uint8_t gid[16];
+	uint32_t qpn;
+	uint32_t rkey;
+	uint64_t base;
+};
+
+struct child {
+	pid_t pid;
+	int up, ctl;
+	struct target t;
+};
+
+static bool read_all(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (uint8_t *)buf + done, len - done);
+
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
+static void child_main(int up, int ctl)
+{
+	struct fnx x;
+	struct target t;
+	char byte;
+
+	fnx_open_sized(&x, 0, REGION_LEN);
+	memcpy(t.gid, x.gid, 16);
+	t.qpn = x.qpn;
+	t.rkey = x.rkey;
+	t.base = (uint64_t)(uintptr_t)x.region;
+	if (write(up, &t, sizeof(t)) != (ssize_t)sizeof(t))
+		_exit(3);
+	while (read(ctl, &byte, 1) > 0)
+		;
+	fnx_close(&x);
+	free(x.region);
+	_exit(0);
+}
+
+static void child_start(struct child *c)
+{
+	int up[2], down[2];
+
+	assert_int_equal(pipe(up), 0);
+	assert_int_equal(pipe(down), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (c->pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		child_main(up[1], down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	c->up = up[0];
+	c->ctl = down[1];
+	assert_true(read_all(c->up, &c->t, sizeof(c->t)));
+}
+
+static void child_stop(struct child *c)
+{
+	int status = 0;
+
+	close(c->ctl);
+	close(c->up);
+	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* The attempt timeout an RC requester with this ack_timeout uses (default 2 s clamp). */
+static uint64_t attempt_ns(uint8_t ack_timeout)
+{
+	struct swnic_engine_cfg cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_timeout_ns = 2000ull * 1000 * 1000;
+	return swnic_exec_ack_timeout_ns(&cfg, ack_timeout);
+}
+
+static struct swnic_req req_to(const struct target *t, uint8_t op, uint32_t len)
+{
+	struct swnic_req r;
+
+	memset(&r, 0, sizeof(r));
+	r.op = op;
+	r.src_qpn = 0x200;
+	r.dst_qpn = t->qpn;
+	r.raddr = t->base;
+	r.rkey = t->rkey;
+	r.len = len;
+	return r;
+}
+
+static void fill(uint8_t *p, size_t len, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)((i * 131u + seed) >> 3);
+}
+
+/* One WRITE of len bytes, one attempt at ack_timeout, then READs (of at most READ_PIECE) compare. */
+static void write_then_read(struct swnic *nic, const struct target *t, uint32_t len, uint8_t ack_timeout,
+			    bool read_at_timeout)
+{
+	uint8_t *src = malloc(len), *back = malloc(READ_PIECE);
+	struct swnic_resp resp;
+	struct swnic_req req;
+	uint32_t off;
+
+	assert_non_null(src);
+	assert_non_null(back);
+	fill(src, len, ack_timeout);
+	req = req_to(t, SWNIC_REQ_WRITE, len);
+	req.payload = src;
+	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, attempt_ns(ack_timeout)), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	for (off = 0; off < len; off += READ_PIECE) {
+		uint32_t n = len - off < READ_PIECE ? len - off : READ_PIECE;
+
+		req = req_to(t, SWNIC_REQ_READ, n);
+		req.raddr += off;
+		memset(back, 0, n);
+		assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, back,
+						      read_at_timeout ? attempt_ns(ack_timeout) : attempt_ns(20)),
+				 DOCA_SUCCESS);
+		assert_int_equal(resp.status, SWNIC_RESP_ACK);
+		assert_int_equal(resp.read_len, n);
+		assert_memory_equal(back, src + off, n);
+	}
+	free(src);
+	free(back);
+}
+
+/* 64 MiB at the default ack_timeout 14 (67 ms per attempt, retry_count 0). */
+static void large_write_at_default_timeout(void **state)
+{
+	struct swnic *nic;
+	struct child c;
+
+	(void)state;
+	child_start(&c);
+	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
+	write_then_read(nic, &c.t, REGION_LEN, 14, false);
+	swnic_close(nic);
+	child_stop(&c);
+}
+
+/* 16 MiB written and read back in one message each, at ack_timeout 12 (17 ms). */
+static void large_messages_at_low_timeout(void **state)
+{
+	struct swnic *nic;
+	struct child c;
+
+	(void)state;
+	child_start(&c);
+	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
+	write_then_read(nic, &c.t, READ_PIECE, 12, true);
+	swnic_close(nic);
+	child_stop(&c);
+}
+
+/* A peer that stops (SIGSTOP) mid-way: the attempt ends with TIME_OUT in bounded time. */
+static void stopped_peer_times_out(void **state)
+{
+	uint8_t *src = calloc(1, REGION_LEN);
+	struct swnic_resp resp;
+	struct swnic_req req;
+	struct swnic *nic;
+	struct child c;
+	uint64_t t0;
+
+	(void)state;
+	assert_non_null(src);
+	child_start(&c);
+	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
+	assert_int_equal(kill(c.pid, SIGSTOP), 0);
+	req = req_to(&c.t, SWNIC_REQ_WRITE, REGION_LEN);
+	req.payload = src;
+	t0 = now_ms();
+	assert_int_equal(swnic_fabric_deliver(nic, c.t.gid, &req, &resp, NULL, attempt_ns(12)), DOCA_ERROR_TIME_OUT);
+	assert_true(now_ms() - t0 < 3000);
+	assert_int_equal(kill(c.pid, SIGCONT), 0);
+	swnic_close(nic);
+	child_stop(&c);
+	free(src);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(large_write_at_default_timeout),
+		cmocka_unit_test(large_messages_at_low_timeout),
+		cmocka_unit_test(stopped_peer_times_out),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
