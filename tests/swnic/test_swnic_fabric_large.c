@@ -24,74 +24,7 @@
 #define REGION_LEN (64u << 20)
 #define READ_PIECE (16u << 20)
 
-struct target {
-	uint8_t gid[16];
-	uint32_t qpn;
-	uint32_t rkey;
-	uint64_t base;
-};
-
-struct child {
-	pid_t pid;
-	int up, ctl;
-	struct target t;
-};
-
-static bool read_all(int fd, void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = read(fd, (uint8_t *)buf + done, len - done);
-
-		if (n <= 0)
-			return false;
-		done += (size_t)n;
-	}
-	return true;
-}
-
-static void child_main(int up, int ctl)
-{
-	struct fnx x;
-	struct target t;
-	char byte;
-
-	fnx_open_sized(&x, 0, REGION_LEN);
-	memcpy(t.gid, x.gid, 16);
-	t.qpn = x.qpn;
-	t.rkey = x.rkey;
-	t.base = (uint64_t)(uintptr_t)x.region;
-	if (write(up, &t, sizeof(t)) != (ssize_t)sizeof(t))
-		_exit(3);
-	while (read(ctl, &byte, 1) > 0)
-		;
-	fnx_close(&x);
-	free(x.region);
-	_exit(0);
-}
-
-static void child_start(struct child *c)
-{
-	int up[2], down[2];
-
-	assert_int_equal(pipe(up), 0);
-	assert_int_equal(pipe(down), 0);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (c->pid == 0) {
-		close(up[0]);
-		close(down[1]);
-		child_main(up[1], down[0]);
-	}
-	close(up[1]);
-	close(down[0]);
-	c->up = up[0];
-	c->ctl = down[1];
-	assert_true(read_all(c->up, &c->t, sizeof(c->t)));
-}
-
-static void child_stop(struct child *c)
+static void child_stop(struct fnx_child *c)
 {
 	int status = 0;
 
@@ -120,7 +53,7 @@ static uint64_t attempt_ns(uint8_t ack_timeout)
 	return swnic_exec_ack_timeout_ns(&cfg, ack_timeout);
 }
 
-static struct swnic_req req_to(const struct target *t, uint8_t op, uint32_t len)
+static struct swnic_req req_to(const struct fnx_target *t, uint8_t op, uint32_t len)
 {
 	struct swnic_req r;
 
@@ -143,7 +76,7 @@ static void fill(uint8_t *p, size_t len, uint32_t seed)
 }
 
 /* One WRITE of len bytes, one attempt at ack_timeout, then READs (of at most READ_PIECE) compare. */
-static void write_then_read(struct swnic *nic, const struct target *t, uint32_t len, uint8_t ack_timeout,
+static void write_then_read(struct swnic *nic, const struct fnx_target *t, uint32_t len, uint8_t ack_timeout,
 			    bool read_at_timeout)
 {
 	uint8_t *src = malloc(len), *back = malloc(READ_PIECE);
@@ -179,10 +112,10 @@ static void write_then_read(struct swnic *nic, const struct target *t, uint32_t 
 static void large_write_at_default_timeout(void **state)
 {
 	struct swnic *nic;
-	struct child c;
+	struct fnx_child c;
 
 	(void)state;
-	child_start(&c);
+	fnx_child_start(&c, REGION_LEN, 0);
 	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
 	write_then_read(nic, &c.t, REGION_LEN, 14, false);
 	swnic_close(nic);
@@ -193,10 +126,10 @@ static void large_write_at_default_timeout(void **state)
 static void large_messages_at_low_timeout(void **state)
 {
 	struct swnic *nic;
-	struct child c;
+	struct fnx_child c;
 
 	(void)state;
-	child_start(&c);
+	fnx_child_start(&c, REGION_LEN, 0);
 	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
 	write_then_read(nic, &c.t, READ_PIECE, 12, true);
 	swnic_close(nic);
@@ -210,12 +143,12 @@ static void stopped_peer_times_out(void **state)
 	struct swnic_resp resp;
 	struct swnic_req req;
 	struct swnic *nic;
-	struct child c;
+	struct fnx_child c;
 	uint64_t t0;
 
 	(void)state;
 	assert_non_null(src);
-	child_start(&c);
+	fnx_child_start(&c, REGION_LEN, 0);
 	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
 	assert_int_equal(kill(c.pid, SIGSTOP), 0);
 	req = req_to(&c.t, SWNIC_REQ_WRITE, REGION_LEN);

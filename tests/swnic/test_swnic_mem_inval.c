@@ -29,20 +29,6 @@
 #define WRITE_LEN (64u << 20)
 #define READ_LEN (1u << 20)
 
-static uint64_t va(const void *p)
-{
-	return (uint64_t)(uintptr_t)p;
-}
-
-static void assert_all(const uint8_t *p, size_t n, uint8_t v)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i] != v)
-			fail_msg("byte %zu of %zu is 0x%02x, expected 0x%02x", i, n, p[i], v);
-}
-
 static void big_messages(struct fx_pair *p, struct fx_conn *c)
 {
 	(void)p;
@@ -92,7 +78,7 @@ static void test_deregister_fences_inbound_write(void **state)
 	w.req.op = SWNIC_REQ_WRITE;
 	w.req.src_qpn = p.a.qpn;
 	w.req.dst_qpn = p.b.qpn;
-	w.req.raddr = va(region);
+	w.req.raddr = fx_va(region);
 	w.req.rkey = rk;
 	w.req.len = WRITE_LEN;
 	w.req.payload = payload;
@@ -143,7 +129,7 @@ static void test_read_into_deregistered_local_mr(void **state)
 	fx_qp_modify(&p.f, &p.b, PRM_CMD_2RST_QP, NULL);
 
 	idx = fx_take(&p.a, 3);
-	assert_int_equal(opengda_mlx5_wqe_rdma_read(&p.a.sqd, idx, CE2, va(remote), rk, va(local), lk, READ_LEN), 3);
+	assert_int_equal(opengda_mlx5_wqe_rdma_read(&p.a.sqd, idx, CE2, fx_va(remote), rk, fx_va(local), lk, READ_LEN), 3);
 	fx_ring(&p.a, FX_RING_CTRL);
 	t0 = fx_ms();
 	while (tr == 0 && fx_ms() - t0 < FX_POLL_TIMEOUT_MS)
@@ -159,7 +145,7 @@ static void test_read_into_deregistered_local_mr(void **state)
 	assert_int_equal(c.syndrome, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
 	assert_int_equal(c.vendor_syndrome, SWNIC_VSYND_BAD_LKEY);
 	assert_int_equal(c.wqe_counter, idx);
-	assert_all(local, READ_LEN, REUSED);
+	fx_assert_all(local, READ_LEN, REUSED);
 	fx_pair_close(&p);
 	free(remote);
 	free(local);
