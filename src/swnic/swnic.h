@@ -78,6 +78,9 @@ struct swnic_mr {
 	size_t len;
 	uint32_t access;           /* enum ogda_devx_access */
 	enum ogda_mem_kind kind;
+	/* swnic_mem_access.h: accesses in flight, and a deregistration under way */
+	atomic_uint inflight;
+	atomic_bool revoked;
 };
 
 struct swnic_cq {
@@ -304,7 +307,8 @@ void swnic_cq_release(struct swnic_cq *cq);
 /*
  * Checks that key names an MR of pd (any PD when pd is NULL) covering [addr, addr+len)
  * with the rights in need_access (enum ogda_devx_access; 0 = read-only local use).
- * remote selects rkey vs lkey semantics. On success *out is a copy of the MR.
+ * remote selects rkey vs lkey semantics. On success *out is a copy of the MR's attributes
+ * (an access that goes on to touch the memory holds it instead: swnic_mem_access.h).
  * DOCA_ERROR_NOT_FOUND: no such key or wrong PD; DOCA_ERROR_NOT_PERMITTED: missing right;
  * DOCA_ERROR_INVALID_VALUE: range outside the MR.
  */

@@ -92,6 +92,7 @@ struct swnic_completion {
 struct swnic_sge {
 	uint64_t addr;
 	uint32_t len;
+	uint32_t lkey;            /* checked again, and its MR held, whenever the bytes move */
 	enum ogda_mem_kind kind;
 };
 
@@ -107,7 +108,8 @@ struct swnic_exec {
 	uint64_t total;           /* bytes of the message (gathered, read or atomic result) */
 	uint8_t *buf;             /* staging for gathers / reads that are not one host SGE */
 	size_t buf_cap;
-	void *read_dst;           /* where the responder puts READ data */
+	void *read_dst;           /* where the responder puts READ data (staging, never the SGEs) */
+	bool payload_is_sge;      /* req.payload is sge[0]'s memory: its MR is held per attempt */
 	uint32_t transport_tries; /* retries spent */
 	uint32_t rnr_tries;
 	uint64_t attempt_ns;      /* start of the current attempt */

@@ -7,6 +7,11 @@
  * Model choices (docs/swnic.md):
  *  - one WQE at a time per QP, so every fence mode is honoured trivially;
  *  - the gather happens once, when the WQE starts; retries resend the gathered bytes;
+ *  - local memory is touched only with its MR held (swnic_mem_access.h): the lkey is
+ *    checked again, and the MR held, for the gather, for each attempt that sends straight
+ *    from a single SGE, and for the scatter of READ data and atomic results, which arrive
+ *    in staging memory first; an MR deregistered meanwhile fails the WQE with LOCAL_PROT
+ *    (vendor BAD_LKEY) and nothing is written to its memory;
  *  - zero-length pointer segments are not key-checked (they touch no memory);
  *  - qpc.log_msg_max 0 means the device limit (cap log_max_msg);
  *  - the RNR delay is the requester QP's own min_rnr_nak (the wire would carry the
@@ -23,6 +28,7 @@
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_qpc.h"
+#include "swnic/swnic_mem_access.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -171,6 +177,7 @@ static uint8_t resolve_sges(struct swnic_qp *qp, struct swnic_exec *x, uint32_t 
 		}
 		x->sge[x->nsge].addr = d->addr;
 		x->sge[x->nsge].len = d->byte_count;
+		x->sge[x->nsge].lkey = d->lkey;
 		x->sge[x->nsge].kind = OGDA_MEM_HOST;
 		if (d->byte_count != 0) {
 			rc = swnic_mr_resolve(qp->nic, d->lkey, false, qp->pd, d->addr, d->byte_count, need_access, &mr);
@@ -195,26 +202,53 @@ static uint64_t data_total(const struct prm_wqe *w)
 	return total;
 }
 
-/* Builds the outgoing payload of WRITE / SEND: points at it when it is one piece, else copies. */
-static doca_error_t gather(struct swnic_exec *x)
+/*
+ * Moves n bytes between local buffer g and host memory other (to_sge: into g) with g's MR
+ * held for the copy. 0 or the vendor syndrome of the LOCAL_PROT failure.
+ */
+static uint8_t sge_copy(struct swnic_qp *qp, const struct swnic_sge *g, void *other, uint64_t n, bool to_sge)
+{
+	struct swnic_mr_hold h;
+	doca_error_t rc;
+
+	rc = swnic_mr_hold(qp->nic, g->lkey, false, qp->pd, g->addr, n, to_sge ? OGDA_ACCESS_LOCAL_WRITE : 0u, &h);
+	if (rc != DOCA_SUCCESS)
+		return lkey_vendor(rc);
+	if (to_sge)
+		rc = swnic_mem_copy_held((void *)(uintptr_t)g->addr, h.mr.kind, other, OGDA_MEM_HOST, (size_t)n, &h, NULL);
+	else
+		rc = swnic_mem_copy_held(other, OGDA_MEM_HOST, (const void *)(uintptr_t)g->addr, h.mr.kind, (size_t)n, &h,
+					 NULL);
+	swnic_mr_unhold(&h);
+	if (rc == DOCA_ERROR_NOT_FOUND) /* deregistered during the copy */
+		return SWNIC_VSYND_BAD_LKEY;
+	return rc == DOCA_SUCCESS ? 0 : SWNIC_VSYND_LOCAL_COPY;
+}
+
+/*
+ * Builds the outgoing payload of WRITE / SEND: points at it when it is one piece of host
+ * memory (whose MR each attempt then holds), else copies. 0 or a LOCAL_PROT vendor syndrome.
+ */
+static uint8_t gather(struct swnic_qp *qp, struct swnic_exec *x)
 {
 	const struct prm_wqe *w = &x->wqe;
 	uint32_t i, s = 0;
 	uint64_t off = 0;
 	uint8_t *dst = NULL;
-	doca_error_t rc;
+	uint8_t vendor;
 
+	x->payload_is_sge = false;
 	if (w->ndata == 1 && w->data[0].kind == PRM_WQE_DATA_INLINE) {
 		x->req.payload = w->bytes + w->data[0].inline_offset;
-		return DOCA_SUCCESS;
+		return 0;
 	}
 	if (w->ndata == 1 && x->nsge == 1 && x->sge[0].kind == OGDA_MEM_HOST) {
 		x->req.payload = (const void *)(uintptr_t)x->sge[0].addr;
-		return DOCA_SUCCESS;
+		x->payload_is_sge = true;
+		return 0;
 	}
-	rc = staging(x, x->total, &dst);
-	if (rc != DOCA_SUCCESS)
-		return rc;
+	if (staging(x, x->total, &dst) != DOCA_SUCCESS)
+		return SWNIC_VSYND_LOCAL_COPY;
 	for (i = 0; i < w->ndata; i++) {
 		const struct prm_wqe_data *d = &w->data[i];
 
@@ -226,22 +260,18 @@ static doca_error_t gather(struct swnic_exec *x)
 		if (d->kind == PRM_WQE_DATA_INLINE) {
 			memcpy(dst + off, w->bytes + d->inline_offset, d->byte_count);
 		} else {
-			const struct swnic_sge *g = &x->sge[s++];
-
-			if (g->kind == OGDA_MEM_HOST)
-				memcpy(dst + off, (const void *)(uintptr_t)g->addr, g->len);
-			else if ((rc = swnic_mem_copy(dst + off, OGDA_MEM_HOST, (const void *)(uintptr_t)g->addr, g->kind,
-						      g->len)) != DOCA_SUCCESS)
-				return rc;
+			vendor = sge_copy(qp, &x->sge[s++], dst + off, d->byte_count, false);
+			if (vendor != 0)
+				return vendor;
 		}
 		off += d->byte_count;
 	}
 	x->req.payload = dst;
-	return DOCA_SUCCESS;
+	return 0;
 }
 
-/* Writes len bytes of src across the resolved SGEs, in order. */
-static doca_error_t scatter(const struct swnic_exec *x, const uint8_t *src, uint64_t len)
+/* Writes len bytes of src across the SGEs, in order, each with its MR held. 0 or a vendor syndrome. */
+static uint8_t scatter(struct swnic_qp *qp, const struct swnic_exec *x, const uint8_t *src, uint64_t len)
 {
 	uint64_t off = 0;
 	uint32_t i;
@@ -249,20 +279,16 @@ static doca_error_t scatter(const struct swnic_exec *x, const uint8_t *src, uint
 	for (i = 0; i < x->nsge && off < len; i++) {
 		const struct swnic_sge *g = &x->sge[i];
 		uint64_t n = g->len < len - off ? g->len : len - off;
-		doca_error_t rc;
+		uint8_t vendor;
 
 		if (n == 0)
 			continue;
-		if (g->kind == OGDA_MEM_HOST) {
-			memcpy((void *)(uintptr_t)g->addr, src + off, (size_t)n);
-		} else {
-			rc = swnic_mem_copy((void *)(uintptr_t)g->addr, g->kind, src + off, OGDA_MEM_HOST, (size_t)n);
-			if (rc != DOCA_SUCCESS)
-				return rc;
-		}
+		vendor = sge_copy(qp, g, (void *)(uintptr_t)(src + off), n, true);
+		if (vendor != 0)
+			return vendor;
 		off += n;
 	}
-	return DOCA_SUCCESS;
+	return 0;
 }
 
 /*
@@ -342,6 +368,7 @@ static enum swnic_exec_status prepare_remote(const struct swnic_exec_ctx *ctx, s
 	r->solicited = w->se != 0 && (r->op == SWNIC_REQ_SEND || r->op == SWNIC_REQ_SEND_IMM ||
 				      r->op == SWNIC_REQ_WRITE_IMM);
 	x->read_dst = NULL;
+	x->payload_is_sge = false;
 	if (w->has_atomic) {
 		r->atomic_size = (uint8_t)w->atomic.size;
 		r->swap_add = w->atomic.swap_add;
@@ -352,15 +379,12 @@ static enum swnic_exec_status prepare_remote(const struct swnic_exec_ctx *ctx, s
 		r->compare_mask = w->atomic.compare_mask;
 		r->len = 0;
 	} else if (is_read) {
-		if (x->nsge == 1 && x->sge[0].kind == OGDA_MEM_HOST) {
-			x->read_dst = (void *)(uintptr_t)x->sge[0].addr;
-		} else {
-			if (staging(x, x->total, &dst) != DOCA_SUCCESS)
-				return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
-			x->read_dst = dst;
-		}
-	} else if (gather(x) != DOCA_SUCCESS) {
-		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+		/* Staging even for one host SGE: the response may come after that MR is gone. */
+		if (staging(x, x->total, &dst) != DOCA_SUCCESS)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+		x->read_dst = dst;
+	} else if ((vendor = gather(qp, x)) != 0) {
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
 	}
 	x->transport_tries = 0;
 	x->rnr_tries = 0;
@@ -453,19 +477,21 @@ static enum swnic_exec_status acked(const struct swnic_exec_ctx *ctx, struct swn
 {
 	struct swnic_qp *qp = ctx->qp;
 	const struct prm_wqe *w = &x->wqe;
+	uint8_t vendor = 0;
 
 	if (w->has_atomic) {
 		uint8_t img[8];
 		uint32_t n = atomic_result_image(w->atomic.size, resp->atomic_orig, img);
 
-		if (scatter(x, img, n) != DOCA_SUCCESS)
-			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+		vendor = scatter(qp, x, img, n);
 	} else if (w->opcode == OPENGDA_MLX5_OPCODE_RDMA_READ) {
 		if (resp->read_len != x->total)
 			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_BAD_RESP_ERR, SWNIC_VSYND_BAD_RESPONSE);
-		if (x->read_dst == x->buf && x->total != 0 && scatter(x, x->buf, x->total) != DOCA_SUCCESS)
-			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+		if (x->total != 0)
+			vendor = scatter(qp, x, x->read_dst, x->total);
 	}
+	if (vendor != 0)
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
 	x->cpl.byte_cnt = (uint32_t)x->total;
 	atomic_fetch_add_explicit(&qp->counters.bytes, x->total, memory_order_relaxed);
 	return finish(x, cpl, 0, 0);
@@ -526,13 +552,22 @@ static enum swnic_exec_status attempt(const struct swnic_exec_ctx *ctx, struct s
 				      uint64_t *wake_ns, struct swnic_completion *cpl)
 {
 	struct swnic_qp *qp = ctx->qp;
+	struct swnic_mr_hold h;
 	struct swnic_resp resp;
 	doca_error_t rc;
 
 	memset(&resp, 0, sizeof(resp));
+	memset(&h, 0, sizeof(h));
 	x->attempt_ns = now;
+	if (x->payload_is_sge) {
+		/* The payload is the application's memory: its MR must still be there, and stays. */
+		rc = swnic_mr_hold(qp->nic, x->sge[0].lkey, false, qp->pd, x->sge[0].addr, x->sge[0].len, 0, &h);
+		if (rc != DOCA_SUCCESS)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, lkey_vendor(rc));
+	}
 	rc = swnic_fabric_deliver(qp->nic, x->attrs.remote_gid, &x->req, &resp, x->read_dst,
 				  swnic_exec_ack_timeout_ns(ctx->cfg, x->attrs.ack_timeout));
+	swnic_mr_unhold(&h);
 	if (rc == DOCA_ERROR_INVALID_VALUE) /* the fabric refused the request itself: no retry helps */
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_FABRIC_REJECT);
 	if (rc != DOCA_SUCCESS) {

@@ -36,6 +36,7 @@
 #include "opengda_mlx5.h"
 #include "prm/prm_qpc.h"
 #include "swnic/swnic_event.h"
+#include "swnic/swnic_mem_access.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -161,15 +162,18 @@ static uint32_t right_needed(uint8_t op)
 	}
 }
 
-/* Step 5 for ops that carry an rkey; *mr is the MR found (kind decides how bytes move). */
+/*
+ * Step 5 for ops that carry an rkey; on ACK the MR is held (*h, its kind decides how bytes
+ * move) until the caller releases it: a deregistration waits for the access.
+ */
 static uint8_t check_rkey(struct swnic *nic, const struct swnic_qp *qp, const struct swnic_req *req, uint64_t len,
-			  struct swnic_mr *mr)
+			  struct swnic_mr_hold *h)
 {
 	doca_error_t err;
 
 	if (req->raddr + len < req->raddr)
 		return nak_access(nic, qp);
-	err = swnic_mr_resolve(nic, req->rkey, true, qp->pd, req->raddr, len, right_needed(req->op), mr);
+	err = swnic_mr_hold(nic, req->rkey, true, qp->pd, req->raddr, len, right_needed(req->op), h);
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_DBG("qp 0x%x: %s rkey 0x%x [0x%llx, +%llu) refused: %s", qp->qpn, op_name(req->op), req->rkey,
 			     (unsigned long long)req->raddr, (unsigned long long)len, doca_error_get_name(err));
@@ -180,49 +184,63 @@ static uint8_t check_rkey(struct swnic *nic, const struct swnic_qp *qp, const st
 	return SWNIC_RESP_ACK;
 }
 
+/* The verdict of a copy into or out of a held MR; a deregistration that stopped it is an access error. */
+static uint8_t copy_verdict(struct swnic *nic, const struct swnic_qp *qp, doca_error_t err)
+{
+	if (err == DOCA_SUCCESS)
+		return SWNIC_RESP_ACK;
+	return err == DOCA_ERROR_NOT_FOUND ? nak_access(nic, qp) : SWNIC_RESP_NAK_REMOTE_OP;
+}
+
 static uint8_t do_write(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req)
 {
-	struct swnic_mr mr;
+	struct swnic_mr_hold h;
+	doca_error_t err;
 	uint8_t v;
 
 	if (req->len == 0)
 		return SWNIC_RESP_ACK;
-	v = check_rkey(nic, qp, req, req->len, &mr);
+	v = check_rkey(nic, qp, req, req->len, &h);
 	if (v != SWNIC_RESP_ACK)
 		return v;
-	if (swnic_mem_copy((void *)(uintptr_t)req->raddr, mr.kind, req->payload, OGDA_MEM_HOST, req->len) != DOCA_SUCCESS)
-		return SWNIC_RESP_NAK_REMOTE_OP;
-	return SWNIC_RESP_ACK;
+	err = swnic_mem_copy_held((void *)(uintptr_t)req->raddr, h.mr.kind, req->payload, OGDA_MEM_HOST, req->len, &h,
+				  NULL);
+	swnic_mr_unhold(&h);
+	return copy_verdict(nic, qp, err);
 }
 
 static uint8_t do_read(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req, struct swnic_resp *resp,
 		       void *read_buf)
 {
-	struct swnic_mr mr;
+	struct swnic_mr_hold h;
+	doca_error_t err;
 	uint8_t v;
 
 	if (req->len == 0)
 		return SWNIC_RESP_ACK;
-	v = check_rkey(nic, qp, req, req->len, &mr);
+	v = check_rkey(nic, qp, req, req->len, &h);
 	if (v != SWNIC_RESP_ACK)
 		return v;
-	if (swnic_mem_copy(read_buf, OGDA_MEM_HOST, (const void *)(uintptr_t)req->raddr, mr.kind, req->len) !=
-	    DOCA_SUCCESS)
-		return SWNIC_RESP_NAK_REMOTE_OP;
-	resp->read_len = req->len;
-	return SWNIC_RESP_ACK;
+	err = swnic_mem_copy_held(read_buf, OGDA_MEM_HOST, (const void *)(uintptr_t)req->raddr, h.mr.kind, req->len,
+				  &h, NULL);
+	swnic_mr_unhold(&h);
+	v = copy_verdict(nic, qp, err);
+	if (v == SWNIC_RESP_ACK)
+		resp->read_len = req->len;
+	return v;
 }
 
 static uint8_t do_atomic(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req, struct swnic_resp *resp)
 {
-	struct swnic_mr mr;
+	struct swnic_mr_hold h;
 	uint64_t orig = 0;
 	uint8_t v;
 
-	v = check_rkey(nic, qp, req, req->atomic_size, &mr);
+	v = check_rkey(nic, qp, req, req->atomic_size, &h);
 	if (v != SWNIC_RESP_ACK)
 		return v;
-	v = swnic_resp_atomic_execute(req, &mr, &orig);
+	v = swnic_resp_atomic_execute(req, &h.mr, &orig);
+	swnic_mr_unhold(&h);
 	if (v == SWNIC_RESP_ACK)
 		resp->atomic_orig = orig;
 	return v;
@@ -230,16 +248,18 @@ static uint8_t do_atomic(struct swnic *nic, struct swnic_qp *qp, const struct sw
 
 static uint8_t do_receive(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req)
 {
-	struct swnic_mr mr;
+	struct swnic_mr_hold h;
 	uint8_t v;
 
-	memset(&mr, 0, sizeof(mr));
+	memset(&h, 0, sizeof(h));
 	if (req->op == SWNIC_REQ_WRITE_IMM && req->len > 0) {
-		v = check_rkey(nic, qp, req, req->len, &mr);
+		v = check_rkey(nic, qp, req, req->len, &h);
 		if (v != SWNIC_RESP_ACK)
 			return v;
 	}
-	return swnic_resp_receive(nic, qp, req, req->op == SWNIC_REQ_WRITE_IMM ? &mr : NULL);
+	v = swnic_resp_receive(nic, qp, req, req->op == SWNIC_REQ_WRITE_IMM ? &h : NULL);
+	swnic_mr_unhold(&h);
+	return v;
 }
 
 static uint8_t execute(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req, struct swnic_resp *resp,

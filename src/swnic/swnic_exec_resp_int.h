@@ -9,6 +9,7 @@
 #define OGDA_SWNIC_EXEC_RESP_INT_H_
 
 #include "swnic/swnic.h"
+#include "swnic/swnic_mem_access.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,11 +30,12 @@ uint8_t swnic_resp_atomic_execute(const struct swnic_req *req, const struct swni
 
 /*
  * SEND / SEND_IMM / WRITE_IMM: consumes one receive WQE of qp (its RQ or its SRQ), places
- * the data (scatter for sends; the already checked target write_mr for WRITE_IMM) and
- * produces the responder CQE. Returns an enum swnic_resp_status.
+ * the data (scatter for sends, each receive buffer's MR held while it is written; for
+ * WRITE_IMM the already checked and held target write) and produces the responder CQE.
+ * Returns an enum swnic_resp_status.
  */
 uint8_t swnic_resp_receive(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
-			   const struct swnic_mr *write_mr);
+			   const struct swnic_mr_hold *write);
 
 /* Verdict for a failed key check (swnic_mr_resolve's error). */
 uint8_t swnic_resp_key_verdict(doca_error_t err);

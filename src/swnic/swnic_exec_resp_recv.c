@@ -27,7 +27,9 @@
  *    operational error" for a responder-local fault); vendor syndrome BAD_LKEY,
  *    LKEY_RANGE or LKEY_ACCESS (swnic_engine.h);
  *  - a host/GPU copy that fails: LOCAL_PROT, vendor LOCAL_COPY, NAK_REMOTE_OP.
- * Only the segments that receive bytes are checked, and only for those bytes. As after any
+ * Only the segments that receive bytes are checked, and only for those bytes; their MRs
+ * are held while the bytes are placed (swnic_mem_access.h), so a deregistration either
+ * comes first (LOCAL_PROT, BAD_LKEY) or waits, or stops the copy (LOCAL_COPY). As after any
  * error completion, the QP then moves to ERR: the engine flushes its send queue and the
  * receives still posted complete with WR_FLUSH_ERR. A receive CQ that overruns does the
  * same (the completion is lost; NAK_REMOTE_OP). The move to ERR raises the QP's async
@@ -70,7 +72,8 @@ struct recv_wqe {
 	uint32_t nsge;
 	uint64_t capacity; /* bytes the scatter list can hold */
 	struct recv_sge sge[RECV_MAX_SGE];
-	enum ogda_mem_kind kind[RECV_MAX_SGE]; /* of each SGE's MR, once checked */
+	uint32_t nheld;                           /* SGEs [0, nheld) have their MR held */
+	struct swnic_mr_hold hold[RECV_MAX_SGE];  /* while the data is placed */
 };
 
 enum take_result {
@@ -138,28 +141,40 @@ static uint8_t lkey_vendor_syndrome(doca_error_t err)
 	}
 }
 
-/* Checks every lkey that receives bytes (nothing is written here); 0 or a vendor syndrome. */
+/* Releases the receive buffers' MRs held by scatter_check. */
+static void scatter_release(struct recv_wqe *w)
+{
+	while (w->nheld > 0)
+		swnic_mr_unhold(&w->hold[--w->nheld]);
+}
+
+/*
+ * Checks every lkey that receives bytes and holds its MR until scatter_release (nothing
+ * is written here); 0 or a vendor syndrome, with nothing held.
+ */
 static uint8_t scatter_check(struct swnic *nic, const struct swnic_pd *pd, struct recv_wqe *w, uint32_t len,
 			     uint32_t qpn)
 {
 	uint32_t left = len, i;
 
+	w->nheld = 0;
 	for (i = 0; i < w->nsge && left > 0; i++) {
 		uint32_t chunk = w->sge[i].len < left ? w->sge[i].len : left;
-		struct swnic_mr mr;
 		doca_error_t err;
 
+		memset(&w->hold[i], 0, sizeof(w->hold[i]));
+		w->nheld = i + 1;
 		if (chunk == 0)
 			continue;
-		err = swnic_mr_resolve(nic, w->sge[i].lkey, false, pd, w->sge[i].addr, chunk, OGDA_ACCESS_LOCAL_WRITE,
-				       &mr);
+		err = swnic_mr_hold(nic, w->sge[i].lkey, false, pd, w->sge[i].addr, chunk, OGDA_ACCESS_LOCAL_WRITE,
+				    &w->hold[i]);
 		if (err != DOCA_SUCCESS) {
+			scatter_release(w);
 			OGDA_LOG_DBG("qp 0x%x: receive SGE %u lkey 0x%x [0x%llx, +%u) refused: %s", qpn, i,
 				     w->sge[i].lkey, (unsigned long long)w->sge[i].addr, chunk,
 				     doca_error_get_name(err));
 			return lkey_vendor_syndrome(err);
 		}
-		w->kind[i] = mr.kind;
 		left -= chunk;
 	}
 	return 0;
@@ -174,8 +189,8 @@ static bool scatter(const struct recv_wqe *w, const uint8_t *data, uint32_t len)
 
 		if (chunk == 0)
 			continue;
-		if (swnic_mem_copy((void *)(uintptr_t)w->sge[i].addr, w->kind[i], data, OGDA_MEM_HOST, chunk) !=
-		    DOCA_SUCCESS)
+		if (swnic_mem_copy_held((void *)(uintptr_t)w->sge[i].addr, w->hold[i].mr.kind, data, OGDA_MEM_HOST, chunk,
+					&w->hold[i], NULL) != DOCA_SUCCESS)
 			return false;
 		data += chunk;
 		left -= chunk;
@@ -227,14 +242,15 @@ struct recv_outcome {
 
 /* Places the message for the WQE taken (nothing is written unless every check passed). */
 static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const struct swnic_pd *pd,
-				 const struct swnic_req *req, const struct swnic_mr *write_mr, struct recv_wqe *w)
+				 const struct swnic_req *req, const struct swnic_mr_hold *write, struct recv_wqe *w)
 {
 	struct recv_outcome o = {SWNIC_RESP_ACK, 0, 0};
+	bool placed;
 
 	if (req->op == SWNIC_REQ_WRITE_IMM) {
-		/* The target was checked before the WQE was taken; the WQE's buffers are not used. */
-		if (req->len > 0 && swnic_mem_copy((void *)(uintptr_t)req->raddr, write_mr->kind, req->payload,
-						   OGDA_MEM_HOST, req->len) != DOCA_SUCCESS)
+		/* The target was checked (and is held) before the WQE was taken; the WQE's buffers are not used. */
+		if (req->len > 0 && swnic_mem_copy_held((void *)(uintptr_t)req->raddr, write->mr.kind, req->payload,
+							OGDA_MEM_HOST, req->len, write, NULL) != DOCA_SUCCESS)
 			o = (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 						  SWNIC_VSYND_LOCAL_COPY};
 		return o;
@@ -245,7 +261,9 @@ static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const s
 	if (o.vendor_syndrome != 0)
 		return (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 					     o.vendor_syndrome};
-	if (!scatter(w, req->payload, req->len))
+	placed = scatter(w, req->payload, req->len);
+	scatter_release(w);
+	if (!placed)
 		return (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 					     SWNIC_VSYND_LOCAL_COPY};
 	return o;
@@ -256,7 +274,7 @@ static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const s
  * *syndrome then being the RESP_ERR CQE's syndrome (0: the receive CQ overran).
  */
 static uint8_t receive_locked(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
-			      const struct swnic_mr *write_mr, struct recv_wqe *w, bool *failed, uint8_t *syndrome)
+			      const struct swnic_mr_hold *write, struct recv_wqe *w, bool *failed, uint8_t *syndrome)
 {
 	struct swnic_rq *rq = qp->srq != NULL ? &qp->srq->rq : &qp->rq;
 	const struct swnic_pd *pd = qp->srq != NULL && qp->srq->pd != NULL ? qp->srq->pd : qp->pd;
@@ -279,7 +297,7 @@ static uint8_t receive_locked(struct swnic *nic, struct swnic_qp *qp, const stru
 		return SWNIC_RESP_NAK_REMOTE_OP;
 	}
 
-	o = place(nic, qp, pd, req, write_mr, w);
+	o = place(nic, qp, pd, req, write, w);
 	if (o.syndrome != 0) {
 		err = swnic_cq_post_error(qp->recv_cq, OPENGDA_MLX5_CQE_RESP_ERR, o.syndrome, o.vendor_syndrome,
 					  0 /* no send WQE */, qp->qpn, qp->user_index, w->counter);
@@ -313,9 +331,9 @@ static void raise_recv_error(struct swnic *nic, const struct swnic_qp *qp, uint8
 }
 
 uint8_t swnic_resp_receive(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
-			   const struct swnic_mr *write_mr)
+			   const struct swnic_mr_hold *write)
 {
-	struct recv_wqe w; /* about 5 KiB: the largest receive WQE the model accepts */
+	struct recv_wqe w; /* about 21 KiB: the largest receive WQE the model accepts, and its holds */
 	uint8_t verdict, old, syndrome = 0;
 	bool failed = false;
 
@@ -330,7 +348,7 @@ uint8_t swnic_resp_receive(struct swnic *nic, struct swnic_qp *qp, const struct 
 		return SWNIC_RESP_NAK_REMOTE_OP;
 	}
 	pthread_mutex_lock(&qp->lock);
-	verdict = receive_locked(nic, qp, req, write_mr, &w, &failed, &syndrome);
+	verdict = receive_locked(nic, qp, req, write, &w, &failed, &syndrome);
 	old = failed ? qp_to_error_locked(qp) : PRM_QP_STATE_ERR;
 	pthread_mutex_unlock(&qp->lock);
 	if (old != PRM_QP_STATE_ERR) {

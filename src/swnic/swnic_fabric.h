@@ -16,6 +16,12 @@
 #define SWNIC_FABRIC_MAX_MSG_CAP (1ull << 30)
 /* Incoming connections served at once; more are refused (closed) with a log line. */
 #define SWNIC_FABRIC_MAX_SERVER_CONNS 256u
+/*
+ * Slowest a responder is assumed to execute a request (bytes per second): while it does,
+ * no byte moves, so the requester waits timeout + len / this for the response header
+ * (swnic_fabric_client.c). 128 MiB/s: 0.5 s for 64 MiB, 8 s for 1 GiB.
+ */
+#define SWNIC_FABRIC_EXEC_MIN_RATE (128ull << 20)
 /* Idle outgoing connections kept per destination endpoint. */
 #define SWNIC_FABRIC_MAX_IDLE_PER_PEER 8u
 

@@ -5,6 +5,14 @@
  * concurrent requesters therefore never share a connection, and a response always
  * belongs to the request just sent on it (the request id double-checks that). Any failure
  * closes the connection, so a late or partial response can never be read by the next user.
+ *
+ * The attempt's timeout bounds progress, as an RC requester's ack timeout bounds each
+ * packet, not the message: connecting must finish within it, and while bytes move (the
+ * request, the response, READ data) the timeout runs from the last byte that moved. Only
+ * the wait for the response header, while the responder executes the request and no
+ * byte can move, has a budget that grows with the message: the timeout plus
+ * len / SWNIC_FABRIC_EXEC_MIN_RATE. A peer that stops answering is found within one
+ * timeout of its last byte (plus that budget if it stops while executing).
  */
 #include "swnic/swnic_fabric_priv.h"
 
@@ -125,9 +133,17 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 	return DOCA_SUCCESS;
 }
 
+/* How long the responder may take over a request of len bytes before it answers. */
+static uint64_t exec_budget_ns(uint64_t timeout_ns, uint32_t len)
+{
+	uint64_t exec = (uint64_t)len * 1000000000ull / SWNIC_FABRIC_EXEC_MIN_RATE;
+
+	return timeout_ns > UINT64_MAX - exec ? UINT64_MAX : timeout_ns + exec;
+}
+
 /* One request / response exchange on c. Any error leaves the connection unusable. */
 static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c, const struct swnic_req *req,
-			     struct swnic_resp *resp, void *read_buf, uint64_t deadline)
+			     struct swnic_resp *resp, void *read_buf, uint64_t timeout_ns)
 {
 	uint8_t hdr[SWNIC_FRAME_MAX_HDR_LEN];
 	struct swnic_frame_prefix prefix;
@@ -143,11 +159,12 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	iov[0].iov_len = SWNIC_FRAME_REQ_HDR_LEN;
 	iov[1].iov_base = (void *)(uintptr_t)req->payload;
 	iov[1].iov_len = swnic_req_payload_len(req);
-	err = swnic_sock_send_all(c->fd, iov, 2, deadline);
+	err = swnic_sock_send_all_idle(c->fd, iov, 2, timeout_ns);
 	if (err != DOCA_SUCCESS)
 		return err;
 
-	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN, deadline, NULL);
+	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN,
+				  swnic_deadline_after(exec_budget_ns(timeout_ns, req->len)), NULL);
 	if (err != DOCA_SUCCESS)
 		return err;
 	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
@@ -156,8 +173,8 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 		err = DOCA_ERROR_INVALID_VALUE;
 	}
 	if (err == DOCA_SUCCESS) {
-		err = swnic_sock_recv_all(c->fd, hdr + SWNIC_FRAME_PREFIX_LEN,
-					  prefix.header_len - SWNIC_FRAME_PREFIX_LEN, deadline, NULL);
+		err = swnic_sock_recv_all_idle(c->fd, hdr + SWNIC_FRAME_PREFIX_LEN,
+					       prefix.header_len - SWNIC_FRAME_PREFIX_LEN, timeout_ns);
 		if (err != DOCA_SUCCESS)
 			return err;
 		err = swnic_frame_decode_resp(hdr, prefix.header_len, f->max_msg, &prefix, resp, why, sizeof(why));
@@ -175,7 +192,7 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	}
 	/* Validated above: read_len <= req->len, the size of read_buf. */
 	if (resp->read_len > 0) {
-		err = swnic_sock_recv_all(c->fd, read_buf, resp->read_len, deadline, NULL);
+		err = swnic_sock_recv_all_idle(c->fd, read_buf, resp->read_len, timeout_ns);
 		if (err != DOCA_SUCCESS)
 			return err;
 	}
@@ -204,7 +221,7 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct sw
 
 	err = conn_acquire(f, ep, deadline, &c);
 	if (err == DOCA_SUCCESS) {
-		err = exchange(f, c, req, resp, read_buf, deadline);
+		err = exchange(f, c, req, resp, read_buf, timeout_ns);
 		conn_release(f, c, err == DOCA_SUCCESS);
 	}
 	if (err != DOCA_SUCCESS) {

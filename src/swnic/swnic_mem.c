@@ -6,6 +6,7 @@
  */
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
+#include "swnic/swnic_mem_int.h"
 
 #include "core/cuda_drv.h"
 #include "core/log.h"
@@ -72,6 +73,16 @@ enum ogda_mem_kind swnic_mem_kind(const void *addr, size_t len)
 }
 
 /* ---- shared checks ---- */
+
+/* Host memory must be mapped with the rights the NIC will use (swnic_mem_probe.c); GPU
+ * memory is what the CUDA driver reported it to be. */
+static doca_error_t memory_exists(const void *addr, size_t len, uint32_t access, enum ogda_mem_kind kind,
+				  const char *what)
+{
+	if (kind != OGDA_MEM_HOST)
+		return DOCA_SUCCESS;
+	return swnic_mem_probe_host(addr, len, (access & OGDA_ACCESS_LOCAL_WRITE) != 0, what);
+}
 
 static doca_error_t range_ok(const void *addr, size_t len, const char *what)
 {
@@ -216,6 +227,7 @@ doca_error_t swnic_uar_free(struct swnic *nic, uint32_t page_id)
 doca_error_t swnic_umem_register(struct swnic *nic, void *addr, size_t len, uint32_t access, uint32_t *umem_id)
 {
 	struct swnic_umem *umem;
+	enum ogda_mem_kind kind;
 	doca_error_t err;
 
 	if (nic == NULL || umem_id == NULL) {
@@ -229,13 +241,17 @@ doca_error_t swnic_umem_register(struct swnic *nic, void *addr, size_t len, uint
 		OGDA_LOG_ERR("umem access 0x%x has unknown bits", access);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	kind = swnic_mem_kind(addr, len);
+	err = memory_exists(addr, len, access, kind, "umem");
+	if (err != DOCA_SUCCESS)
+		return err;
 	umem = calloc(1, sizeof(*umem));
 	if (umem == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	umem->addr = addr;
 	umem->len = len;
 	umem->access = access;
-	umem->kind = swnic_mem_kind(addr, len);
+	umem->kind = kind;
 	pthread_rwlock_wrlock(&nic->lock);
 	err = table_insert(&nic->umems, umem, &umem->id, "umem");
 	pthread_rwlock_unlock(&nic->lock);
@@ -280,10 +296,12 @@ doca_error_t swnic_umem_deregister(struct swnic *nic, uint32_t umem_id)
 /*
  * MR slots are never emptied: a deregistered MR stays in its slot with pd == NULL and
  * keeps its last key, so the next registration in that slot can pick the next variant.
+ * A revoked MR (deregistration waiting for accesses in flight) keeps its PD: no key
+ * names it, and its slot is not reused until the accesses are over.
  */
 static bool mr_is_live(const struct swnic_mr *mr)
 {
-	return mr != NULL && mr->pd != NULL;
+	return mr != NULL && mr->pd != NULL && !atomic_load_explicit(&mr->revoked, memory_order_acquire);
 }
 
 static struct swnic_mr *mr_find_dead_slot(struct swnic_table *t)
@@ -293,7 +311,7 @@ static struct swnic_mr *mr_find_dead_slot(struct swnic_table *t)
 	for (i = 0; i < t->cap; i++) {
 		struct swnic_mr *mr = t->slots[i];
 
-		if (mr != NULL && !mr_is_live(mr))
+		if (mr != NULL && mr->pd == NULL)
 			return mr;
 	}
 	return NULL;
@@ -325,6 +343,9 @@ doca_error_t swnic_mr_register(struct swnic *nic, uint32_t pdn, void *addr, size
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	kind = swnic_mem_kind(addr, len);
+	err = memory_exists(addr, len, access, kind, "MR");
+	if (err != DOCA_SUCCESS)
+		return err;
 	fresh = calloc(1, sizeof(*fresh));
 	if (fresh == NULL)
 		return DOCA_ERROR_NO_MEMORY;
@@ -372,14 +393,31 @@ doca_error_t swnic_mr_register(struct swnic *nic, uint32_t pdn, void *addr, size
 doca_error_t swnic_mr_deregister(struct swnic *nic, uint32_t lkey)
 {
 	struct swnic_mr *mr;
+	doca_error_t err;
 
 	if (nic == NULL) {
 		OGDA_LOG_ERR("nic must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	/* Revoke: from here no key check finds the MR, and copies under way stop at their
+	 * next chunk. A revoked MR whose earlier drain timed out may be deregistered again. */
 	pthread_rwlock_wrlock(&nic->lock);
 	mr = swnic_table_lookup(&nic->mrs, lkey >> 8);
-	if (!mr_is_live(mr) || mr->lkey != lkey) {
+	if (mr == NULL || mr->pd == NULL || mr->lkey != lkey) {
+		pthread_rwlock_unlock(&nic->lock);
+		OGDA_LOG_ERR("%s: no MR with key 0x%x", nic->name, lkey);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	atomic_store_explicit(&mr->revoked, true, memory_order_release);
+	pthread_rwlock_unlock(&nic->lock);
+
+	err = swnic_mr_drain(nic, mr, lkey);
+	if (err != DOCA_SUCCESS)
+		return err;
+
+	pthread_rwlock_wrlock(&nic->lock);
+	if (mr->pd == NULL || mr->lkey != lkey) {
+		/* A concurrent deregistration of the same key finished first. */
 		pthread_rwlock_unlock(&nic->lock);
 		OGDA_LOG_ERR("%s: no MR with key 0x%x", nic->name, lkey);
 		return DOCA_ERROR_NOT_FOUND;
@@ -389,40 +427,65 @@ doca_error_t swnic_mr_deregister(struct swnic *nic, uint32_t lkey)
 	mr->addr = 0;
 	mr->len = 0;
 	mr->access = 0;
+	atomic_store_explicit(&mr->revoked, false, memory_order_relaxed);
 	pthread_rwlock_unlock(&nic->lock);
+	return DOCA_SUCCESS;
+}
+
+void swnic_mr_view(const struct swnic_mr *mr, struct swnic_mr *view)
+{
+	memset(view, 0, sizeof(*view));
+	view->lkey = mr->lkey;
+	view->rkey = mr->rkey;
+	view->pd = mr->pd;
+	view->addr = mr->addr;
+	view->len = mr->len;
+	view->access = mr->access;
+	view->kind = mr->kind;
+}
+
+doca_error_t swnic_mr_check_locked(struct swnic *nic, uint32_t key, bool remote, const struct swnic_pd *pd,
+				   uint64_t addr, uint64_t len, uint32_t need_access, struct swnic_mr **found)
+{
+	struct swnic_mr *mr = swnic_table_lookup(&nic->mrs, key >> 8);
+
+	/* Failures here are the data path's expected outcomes (bad keys become error CQEs): DEBUG only. */
+	if (!mr_is_live(mr) || (remote ? mr->rkey : mr->lkey) != key) {
+		OGDA_LOG_DBG("%s: %s 0x%x names no MR", nic->name, remote ? "rkey" : "lkey", key);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	if (pd != NULL && mr->pd != pd) {
+		OGDA_LOG_DBG("%s: key 0x%x belongs to PD 0x%x, not 0x%x", nic->name, key, mr->pd->pdn, pd->pdn);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	if ((need_access & ~mr->access) != 0) {
+		OGDA_LOG_DBG("%s: key 0x%x lacks access 0x%x (has 0x%x)", nic->name, key, need_access, mr->access);
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (len > mr->len || addr < mr->addr || addr - mr->addr > mr->len - len) {
+		OGDA_LOG_DBG("%s: [0x%llx, +%llu) is outside key 0x%x [0x%llx, +%zu)", nic->name,
+			     (unsigned long long)addr, (unsigned long long)len, key, (unsigned long long)mr->addr,
+			     mr->len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*found = mr;
 	return DOCA_SUCCESS;
 }
 
 doca_error_t swnic_mr_resolve(struct swnic *nic, uint32_t key, bool remote, const struct swnic_pd *pd,
 			      uint64_t addr, uint64_t len, uint32_t need_access, struct swnic_mr *out)
 {
-	const struct swnic_mr *mr;
-	doca_error_t err = DOCA_SUCCESS;
+	struct swnic_mr *mr = NULL;
+	doca_error_t err;
 
 	if (nic == NULL) {
 		OGDA_LOG_ERR("nic must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	/* Failures here are the data path's expected outcomes (bad keys become error CQEs): DEBUG only. */
 	pthread_rwlock_rdlock(&nic->lock);
-	mr = swnic_table_lookup(&nic->mrs, key >> 8);
-	if (!mr_is_live(mr) || (remote ? mr->rkey : mr->lkey) != key) {
-		OGDA_LOG_DBG("%s: %s 0x%x names no MR", nic->name, remote ? "rkey" : "lkey", key);
-		err = DOCA_ERROR_NOT_FOUND;
-	} else if (pd != NULL && mr->pd != pd) {
-		OGDA_LOG_DBG("%s: key 0x%x belongs to PD 0x%x, not 0x%x", nic->name, key, mr->pd->pdn, pd->pdn);
-		err = DOCA_ERROR_NOT_FOUND;
-	} else if ((need_access & ~mr->access) != 0) {
-		OGDA_LOG_DBG("%s: key 0x%x lacks access 0x%x (has 0x%x)", nic->name, key, need_access, mr->access);
-		err = DOCA_ERROR_NOT_PERMITTED;
-	} else if (len > mr->len || addr < mr->addr || addr - mr->addr > mr->len - len) {
-		OGDA_LOG_DBG("%s: [0x%llx, +%llu) is outside key 0x%x [0x%llx, +%zu)", nic->name,
-			     (unsigned long long)addr, (unsigned long long)len, key, (unsigned long long)mr->addr,
-			     mr->len);
-		err = DOCA_ERROR_INVALID_VALUE;
-	} else if (out != NULL) {
-		*out = *mr;
-	}
+	err = swnic_mr_check_locked(nic, key, remote, pd, addr, len, need_access, &mr);
+	if (err == DOCA_SUCCESS && out != NULL)
+		swnic_mr_view(mr, out);
 	pthread_rwlock_unlock(&nic->lock);
 	return err;
 }

@@ -134,7 +134,8 @@ failed:
 	return soerr == ETIMEDOUT ? DOCA_ERROR_TIME_OUT : DOCA_ERROR_NOT_CONNECTED;
 }
 
-doca_error_t swnic_sock_send_all(int fd, struct iovec *iov, int iovcnt, uint64_t deadline_ns)
+/* Sends iov before deadline_ns; with idle_ns, every byte that moves pushes the deadline to now + idle_ns. */
+static doca_error_t send_until(int fd, struct iovec *iov, int iovcnt, uint64_t deadline_ns, uint64_t idle_ns)
 {
 	while (iovcnt > 0) {
 		struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)iovcnt};
@@ -160,6 +161,8 @@ doca_error_t swnic_sock_send_all(int fd, struct iovec *iov, int iovcnt, uint64_t
 				return DOCA_ERROR_CONNECTION_RESET;
 			continue;
 		}
+		if (idle_ns != 0)
+			deadline_ns = swnic_deadline_after(idle_ns);
 		while (n > 0 && iovcnt > 0) {
 			size_t take = (size_t)n < iov->iov_len ? (size_t)n : iov->iov_len;
 
@@ -175,7 +178,18 @@ doca_error_t swnic_sock_send_all(int fd, struct iovec *iov, int iovcnt, uint64_t
 	return DOCA_SUCCESS;
 }
 
-doca_error_t swnic_sock_recv_all(int fd, void *buf, size_t len, uint64_t deadline_ns, size_t *got)
+doca_error_t swnic_sock_send_all(int fd, struct iovec *iov, int iovcnt, uint64_t deadline_ns)
+{
+	return send_until(fd, iov, iovcnt, deadline_ns, 0);
+}
+
+doca_error_t swnic_sock_send_all_idle(int fd, struct iovec *iov, int iovcnt, uint64_t idle_ns)
+{
+	return send_until(fd, iov, iovcnt, swnic_deadline_after(idle_ns), idle_ns);
+}
+
+/* Receives len bytes before deadline_ns; with idle_ns, progress pushes the deadline as for sends. */
+static doca_error_t recv_until(int fd, void *buf, size_t len, uint64_t deadline_ns, uint64_t idle_ns, size_t *got)
 {
 	size_t done = 0;
 	doca_error_t err = DOCA_SUCCESS;
@@ -185,6 +199,8 @@ doca_error_t swnic_sock_recv_all(int fd, void *buf, size_t len, uint64_t deadlin
 
 		if (n > 0) {
 			done += (size_t)n;
+			if (idle_ns != 0)
+				deadline_ns = swnic_deadline_after(idle_ns);
 			continue;
 		}
 		if (n == 0) {
@@ -212,4 +228,14 @@ doca_error_t swnic_sock_recv_all(int fd, void *buf, size_t len, uint64_t deadlin
 	if (got != NULL)
 		*got = done;
 	return err;
+}
+
+doca_error_t swnic_sock_recv_all(int fd, void *buf, size_t len, uint64_t deadline_ns, size_t *got)
+{
+	return recv_until(fd, buf, len, deadline_ns, 0, got);
+}
+
+doca_error_t swnic_sock_recv_all_idle(int fd, void *buf, size_t len, uint64_t idle_ns)
+{
+	return recv_until(fd, buf, len, swnic_deadline_after(idle_ns), idle_ns, NULL);
 }

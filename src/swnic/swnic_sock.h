@@ -34,6 +34,12 @@ doca_error_t swnic_sock_send_all(int fd, struct iovec *iov, int iovcnt, uint64_t
  * peer that closed between frames (got == 0) from one that stopped halfway.
  */
 doca_error_t swnic_sock_recv_all(int fd, void *buf, size_t len, uint64_t deadline_ns, size_t *got);
+/*
+ * The same bounded by progress instead of a deadline: each fails with DOCA_ERROR_TIME_OUT
+ * only when no byte has moved for idle_ns, however long the whole transfer takes.
+ */
+doca_error_t swnic_sock_send_all_idle(int fd, struct iovec *iov, int iovcnt, uint64_t idle_ns);
+doca_error_t swnic_sock_recv_all_idle(int fd, void *buf, size_t len, uint64_t idle_ns);
 /* Makes fd non-blocking, close-on-exec, TCP_NODELAY (for accepted sockets). */
 doca_error_t swnic_sock_prepare(int fd);
 

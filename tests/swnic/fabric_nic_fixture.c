@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "devx/sw.h"
 #include "opengda_mlx5.h"
@@ -112,7 +113,7 @@ static void create_qp(struct fnx *x)
 	modify_qp(x, &m);
 }
 
-void fnx_open(struct fnx *x, uint32_t index)
+void fnx_open_sized(struct fnx *x, uint32_t index, size_t region_len)
 {
 	const uint32_t all = OGDA_ACCESS_LOCAL_WRITE | OGDA_ACCESS_REMOTE_WRITE | OGDA_ACCESS_REMOTE_READ |
 			     OGDA_ACCESS_REMOTE_ATOMIC;
@@ -131,11 +132,17 @@ void fnx_open(struct fnx *x, uint32_t index)
 			 DOCA_SUCCESS);
 	create_cq(x);
 	create_qp(x);
-	x->region = aligned_alloc(4096, FNX_REGION_SIZE);
+	x->region_len = region_len;
+	x->region = aligned_alloc(4096, region_len);
 	assert_non_null(x->region);
-	memset(x->region, 0xee, FNX_REGION_SIZE);
-	assert_int_equal(x->dev->ops->mr_reg(x->pd, x->region, FNX_REGION_SIZE, all, -1, 0, &x->mr, &lkey, &x->rkey),
+	memset(x->region, 0xee, region_len);
+	assert_int_equal(x->dev->ops->mr_reg(x->pd, x->region, region_len, all, -1, 0, &x->mr, &lkey, &x->rkey),
 			 DOCA_SUCCESS);
+}
+
+void fnx_open(struct fnx *x, uint32_t index)
+{
+	fnx_open_sized(x, index, FNX_REGION_SIZE);
 }
 
 void fnx_close(struct fnx *x)
@@ -152,4 +159,61 @@ void fnx_close(struct fnx *x)
 	free(x->arena);
 	x->dev = NULL;
 	x->arena = NULL;
+}
+
+bool fnx_read_all(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (uint8_t *)buf + done, len - done);
+
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
+static void child_main(int up, int ctl, size_t region_len, size_t dump_len)
+{
+	struct fnx_target t;
+	struct fnx x;
+	char byte;
+
+	fnx_open_sized(&x, 0, region_len);
+	memcpy(t.gid, x.gid, 16);
+	t.qpn = x.qpn;
+	t.rkey = x.rkey;
+	t.base = (uint64_t)(uintptr_t)x.region;
+	if (write(up, &t, sizeof(t)) != (ssize_t)sizeof(t))
+		_exit(3);
+	while (read(ctl, &byte, 1) > 0)
+		;
+	/* The parent is done: stop the NIC (its threads join), then report what landed here. */
+	fnx_close(&x);
+	if (dump_len > 0 && write(up, x.region, dump_len) != (ssize_t)dump_len)
+		_exit(4);
+	free(x.region);
+	_exit(0);
+}
+
+void fnx_child_start(struct fnx_child *c, size_t region_len, size_t dump_len)
+{
+	int up[2], down[2];
+
+	assert_int_equal(pipe(up), 0);
+	assert_int_equal(pipe(down), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (c->pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		child_main(up[1], down[0], region_len, dump_len);
+	}
+	close(up[1]);
+	close(down[0]);
+	c->up = up[0];
+	c->ctl = down[1];
+	assert_true(fnx_read_all(c->up, &c->t, sizeof(c->t)));
 }

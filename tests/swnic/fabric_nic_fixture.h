@@ -11,8 +11,10 @@
 #include "devx/devx.h"
 #include "doca_error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define FNX_REGION_SIZE (1u << 20)
 #define FNX_ARENA_SIZE (64u * 1024u)
@@ -28,7 +30,8 @@ struct fnx {
 	uint32_t umem_id;
 	struct ogda_devx_obj *cq, *qp;
 	uint32_t cqn, qpn;
-	uint8_t *region;             /* FNX_REGION_SIZE bytes, filled with 0xee */
+	uint8_t *region;             /* region_len bytes, filled with 0xee */
+	size_t region_len;           /* FNX_REGION_SIZE unless fnx_open_sized says otherwise */
 	struct ogda_devx_mr *mr;
 	uint32_t rkey;
 	uint8_t gid[16];
@@ -36,11 +39,38 @@ struct fnx {
 
 /* Opens software NIC index and builds the objects; asserts (cmocka) on any failure. */
 void fnx_open(struct fnx *x, uint32_t index);
+/* The same with a region of region_len bytes (a multiple of 4096). */
+void fnx_open_sized(struct fnx *x, uint32_t index, size_t region_len);
 /*
  * Destroys the objects and closes the device; the last reference takes the NIC down with
  * its fabric threads, so x->region can then be read race-free. It stays allocated: free
  * it with free(x->region).
  */
 void fnx_close(struct fnx *x);
+
+/* What a serving NIC tells its requesters: the QPN, GID and rkey applications exchange. */
+struct fnx_target {
+	uint8_t gid[16];
+	uint32_t qpn;
+	uint32_t rkey;
+	uint64_t base;
+};
+
+/* A child process serving a region with its own NIC (over TCP, since its GID is another). */
+struct fnx_child {
+	pid_t pid;
+	int up;      /* child -> parent: target, then the region dump */
+	int ctl;     /* parent -> child: closing it ends the child's service */
+	struct fnx_target t;
+};
+
+/* Reads exactly len bytes from fd; false on EOF or error. */
+bool fnx_read_all(int fd, void *buf, size_t len);
+/*
+ * Forks a child serving a region of region_len bytes (fnx_open_sized, NIC 0) and reads its
+ * target. When c->ctl is closed the child stops its NIC, writes the first dump_len bytes
+ * of its region to c->up and exits 0. Call it before this process opens a NIC.
+ */
+void fnx_child_start(struct fnx_child *c, size_t region_len, size_t dump_len);
 
 #endif /* OGDA_TESTS_SWNIC_FABRIC_NIC_FIXTURE_H_ */

@@ -16,6 +16,20 @@
 #include "swnic/swnic_ctl.h"
 #include "umem_arena.h"
 
+uint64_t fx_va(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+void fx_assert_all(const uint8_t *p, size_t n, uint8_t v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != v)
+			fail_msg("byte %zu of %zu is 0x%02x, expected 0x%02x", i, n, p[i], v);
+}
+
 uint64_t fx_ms(void)
 {
 	struct timespec ts;

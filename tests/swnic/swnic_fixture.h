@@ -168,6 +168,11 @@ void fx_pair_open(struct fx_pair *p, uint32_t log_sq, const struct fx_cq_cfg *ac
 		  fx_conn_hook conn_b);
 void fx_pair_close(struct fx_pair *p);
 
+/* A pointer as the 64-bit address WQEs carry. */
+uint64_t fx_va(const void *p);
+/* Fails the test unless every one of the n bytes at p is v. */
+void fx_assert_all(const uint8_t *p, size_t n, uint8_t v);
+
 /* Milliseconds since an arbitrary start (CLOCK_MONOTONIC). */
 uint64_t fx_ms(void);
 void fx_sleep_ms(uint32_t ms);

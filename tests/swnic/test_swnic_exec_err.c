@@ -30,20 +30,6 @@
 #define RNR_MAX_MS 100u
 #define SLACK_MS 3000u       /* scheduling slack on a shared 2-core machine */
 
-static uint64_t va(const void *p)
-{
-	return (uint64_t)(uintptr_t)p;
-}
-
-static void assert_all(const uint8_t *p, size_t n, uint8_t v)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i] != v)
-			fail_msg("byte %zu is 0x%02x, expected 0x%02x", i, p[i], v);
-}
-
 /* Every field of a requester error CQE. */
 static void assert_err_cqe(const struct opengda_mlx5_cqe_fields *c, const struct fx_qp *qp, uint8_t syndrome,
 			   uint8_t vendor, uint8_t wqe_opcode, uint16_t idx)
@@ -76,9 +62,9 @@ static uint16_t post_rdma(struct fx_qp *qp, uint8_t opcode, uint8_t ce, void *re
 	uint16_t idx = fx_take(qp, 3);
 
 	if (opcode == OPENGDA_MLX5_OPCODE_RDMA_READ)
-		assert_int_equal(opengda_mlx5_wqe_rdma_read(&qp->sqd, idx, ce, va(remote), rkey, va(local), lkey, len), 3);
+		assert_int_equal(opengda_mlx5_wqe_rdma_read(&qp->sqd, idx, ce, fx_va(remote), rkey, fx_va(local), lkey, len), 3);
 	else
-		assert_int_equal(opengda_mlx5_wqe_rdma_write(&qp->sqd, idx, ce, va(remote), rkey, va(local), lkey, len),
+		assert_int_equal(opengda_mlx5_wqe_rdma_write(&qp->sqd, idx, ce, fx_va(remote), rkey, fx_va(local), lkey, len),
 				 3);
 	return idx;
 }
@@ -114,7 +100,7 @@ static void expect_failure_then_flush(struct fx_pair *p, uint16_t fail_idx, uint
 	assert_flush(&p->acq, &p->a, OPENGDA_MLX5_OPCODE_RDMA_WRITE, w);
 	assert_flush(&p->acq, &p->a, OPENGDA_MLX5_OPCODE_NOP, n);
 	assert_true(fx_no_cqe(&p->acq, 10));
-	assert_all(dst, sizeof(dst), GUARD);
+	fx_assert_all(dst, sizeof(dst), GUARD);
 	assert_int_equal(fx_qp_state(&p->f, &p->a), PRM_QP_STATE_ERR);
 
 	/* Rung while in ERR: flushed too. */
@@ -137,7 +123,7 @@ static void test_bad_lkey(void **state)
 	post_rdma(&p.a, OPENGDA_MLX5_OPCODE_RDMA_WRITE, 0, dst, rk, src, 0x7777700, 64);
 	expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_BAD_LKEY,
 				  OPENGDA_MLX5_OPCODE_RDMA_WRITE);
-	assert_all(dst, sizeof(dst), GUARD);
+	fx_assert_all(dst, sizeof(dst), GUARD);
 	fx_qp_counters(&p.f, &p.a, &wqes, &errors, NULL, NULL);
 	assert_int_equal(wqes, 4);
 	assert_int_equal(errors, 4);
@@ -167,7 +153,7 @@ static void test_local_protection(void **state)
 						  OPENGDA_MLX5_OPCODE_RDMA_READ);
 		} else if (i == 1) {
 			idx = fx_take(&p.a, 4);
-			assert_int_equal(opengda_mlx5_wqe_atomic_fa(&p.a.sqd, idx, CE2, va(remote), rk, 1, va(local), ro), 4);
+			assert_int_equal(opengda_mlx5_wqe_atomic_fa(&p.a.sqd, idx, CE2, fx_va(remote), rk, 1, fx_va(local), ro), 4);
 			expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LKEY_ACCESS,
 						  OPENGDA_MLX5_OPCODE_ATOMIC_FA);
 		} else {
@@ -175,7 +161,7 @@ static void test_local_protection(void **state)
 			expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LKEY_RANGE,
 						  OPENGDA_MLX5_OPCODE_RDMA_READ);
 		}
-		assert_all(local, sizeof(local), GUARD);
+		fx_assert_all(local, sizeof(local), GUARD);
 		fx_pair_close(&p);
 	}
 }
@@ -209,7 +195,7 @@ static void test_message_too_long(void **state)
 	post_rdma(&p.a, OPENGDA_MLX5_OPCODE_RDMA_WRITE, CE2, dst, rk, src, lk, 1025);
 	expect_failure_then_flush(&p, 1, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, SWNIC_VSYND_MSG_TOO_LONG,
 				  OPENGDA_MLX5_OPCODE_RDMA_WRITE);
-	assert_all(dst, sizeof(dst), GUARD);
+	fx_assert_all(dst, sizeof(dst), GUARD);
 	fx_pair_close(&p);
 }
 
@@ -312,8 +298,8 @@ static void test_remote_access(void **state)
 			post_rdma(&p.a, opcode, CE2, dst, rk, local, ll, 16);
 		}
 		expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, SWNIC_VSYND_NAK, opcode);
-		assert_all(dst, sizeof(dst), GUARD);
-		assert_all(local, sizeof(local), GUARD);
+		fx_assert_all(dst, sizeof(dst), GUARD);
+		fx_assert_all(local, sizeof(local), GUARD);
 		fx_pair_close(&p);
 	}
 }
@@ -332,7 +318,7 @@ static void test_remote_invalid_request(void **state)
 	rk = fx_mr(&p.f, remote, sizeof(remote), RW);
 	remote[0] = remote[1] = 7;
 	idx = fx_take(&p.a, 4);
-	assert_int_equal(opengda_mlx5_wqe_atomic_fa(&p.a.sqd, idx, CE2, va((uint8_t *)remote + 4), rk, 1, va(&result),
+	assert_int_equal(opengda_mlx5_wqe_atomic_fa(&p.a.sqd, idx, CE2, fx_va((uint8_t *)remote + 4), rk, 1, fx_va(&result),
 						    lk),
 			 4);
 	expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, SWNIC_VSYND_NAK,
@@ -364,7 +350,7 @@ static void test_remote_invalid_request(void **state)
 		p.a = req; /* the requester expect_failure_then_flush drives */
 		lk = fx_mr(&p.f, src, sizeof(src), OGDA_ACCESS_LOCAL_WRITE);
 		idx = fx_take(&p.a, 2);
-		assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, va(src), lk, 8), 2);
+		assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, fx_va(src), lk, 8), 2);
 		expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, SWNIC_VSYND_NAK,
 					  OPENGDA_MLX5_OPCODE_SEND);
 		fx_pair_close(&p);
@@ -385,9 +371,9 @@ static void test_remote_operation(void **state)
 	memset(rbuf, GUARD, sizeof(rbuf));
 	fx_rq_post(&p.b, rbuf, sizeof(rbuf), 0x4444400);
 	idx = fx_take(&p.a, 2);
-	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, va(src), lk, 16), 2);
+	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, fx_va(src), lk, 16), 2);
 	expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_OP_ERR, SWNIC_VSYND_NAK, OPENGDA_MLX5_OPCODE_SEND);
-	assert_all(rbuf, sizeof(rbuf), GUARD);
+	fx_assert_all(rbuf, sizeof(rbuf), GUARD);
 	fx_pair_close(&p);
 }
 
@@ -418,7 +404,7 @@ static void test_rnr_retry_exceeded(void **state)
 	fx_pair_open(&p, 4, NULL, rnr_twice, NULL);
 	lk = fx_mr(&p.f, src, sizeof(src), OGDA_ACCESS_LOCAL_WRITE);
 	idx = fx_take(&p.a, 2);
-	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, va(src), lk, 16), 2);
+	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, fx_va(src), lk, 16), 2);
 	t0 = fx_ms();
 	expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR, SWNIC_VSYND_RETRY_EXC,
 				  OPENGDA_MLX5_OPCODE_SEND);
@@ -442,7 +428,7 @@ static void test_rnr_infinite_is_bounded(void **state)
 	fx_pair_open(&p, 4, NULL, rnr_infinite, NULL);
 	lk = fx_mr(&p.f, src, sizeof(src), OGDA_ACCESS_LOCAL_WRITE);
 	idx = fx_take(&p.a, 2);
-	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, va(src), lk, 16), 2);
+	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, fx_va(src), lk, 16), 2);
 	t0 = fx_ms();
 	expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR, SWNIC_VSYND_RETRY_EXC,
 				  OPENGDA_MLX5_OPCODE_SEND);
@@ -471,7 +457,7 @@ static void test_rnr_then_receive(void **state)
 	lk = fx_mr(&p.f, src, sizeof(src), OGDA_ACCESS_LOCAL_WRITE);
 	rlk = fx_mr(&p.f, rbuf, sizeof(rbuf), OGDA_ACCESS_LOCAL_WRITE);
 	idx = fx_take(&p.a, 2);
-	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, va(src), lk, 16), 2);
+	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, fx_va(src), lk, 16), 2);
 	fx_ring(&p.a, FX_RING_CTRL);
 	for (rnr = 0; rnr == 0;) {
 		fx_qp_counters(&p.f, &p.a, NULL, NULL, &rnr, NULL);
@@ -485,8 +471,8 @@ static void test_rnr_then_receive(void **state)
 	fx_poll_ok(&p.bcq, &c);
 	assert_int_equal(c.opcode, OPENGDA_MLX5_CQE_RESP_SEND);
 	assert_memory_equal(rbuf + 8, src, 16);
-	assert_all(rbuf, 8, GUARD);
-	assert_all(rbuf + 24, 8, GUARD);
+	fx_assert_all(rbuf, 8, GUARD);
+	fx_assert_all(rbuf + 24, 8, GUARD);
 	assert_int_equal(fx_qp_state(&p.f, &p.a), PRM_QP_STATE_RTS);
 	fx_pair_close(&p);
 }
@@ -535,7 +521,7 @@ static void test_transport_retry_exceeded(void **state)
 		assert_true(dt < (retries[i] + 1u) * MAX_TIMEOUT_MS + SLACK_MS);
 		fx_qp_counters(&p.f, &p.a, NULL, NULL, NULL, &tr);
 		assert_int_equal(tr, retries[i]);
-		assert_all(dst, sizeof(dst), GUARD);
+		fx_assert_all(dst, sizeof(dst), GUARD);
 		fx_pair_close(&p);
 	}
 }
@@ -629,11 +615,11 @@ static void test_uc_semantics(void **state)
 		if (i == 0)
 			assert_memory_equal(dst, src, 8);
 		else
-			assert_all(dst, sizeof(dst), GUARD);
+			fx_assert_all(dst, sizeof(dst), GUARD);
 		if (i == 0) {
 			/* No receive WQE posted at b: the SEND is dropped, the requester completes. */
 			idx = fx_take(&p.a, 2);
-			assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, va(src), lk, 8), 2);
+			assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, fx_va(src), lk, 8), 2);
 			fx_ring(&p.a, FX_RING_PI);
 			fx_poll_ok(&p.acq, &c);
 			assert_int_equal(c.opcode, OPENGDA_MLX5_CQE_REQ);
@@ -679,8 +665,8 @@ static void test_unreachable_local_memory(void **state)
 		rk = fx_mr(&p.f, remote, sizeof(remote), RW);
 		post_rdma(&p.a, opcode, CE2, remote, rk, fake_gpu, gk, 16);
 		expect_failure_then_flush(&p, 0, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY, opcode);
-		assert_all(remote, sizeof(remote), GUARD);
-		assert_all(fake_gpu, sizeof(fake_gpu), 0x11);
+		fx_assert_all(remote, sizeof(remote), GUARD);
+		fx_assert_all(fake_gpu, sizeof(fake_gpu), 0x11);
 		fx_pair_close(&p);
 	}
 	swnic_mem_set_kind_probe(NULL);
@@ -726,7 +712,7 @@ static void test_receive_flush_on_2err(void **state)
 	assert_true(fx_no_cqe(&p.bcq, 20));
 	fx_rq_post(&p.b, rbuf + 48, 16, rlk);
 	assert_recv_flush(&p.bcq, &p.b, 3);
-	assert_all(rbuf, sizeof(rbuf), GUARD);
+	fx_assert_all(rbuf, sizeof(rbuf), GUARD);
 	assert_int_equal(fx_qp_state(&p.f, &p.b), PRM_QP_STATE_ERR);
 	fx_pair_close(&p);
 }
@@ -761,7 +747,7 @@ static void test_receive_queue_restarts_after_2rst(void **state)
 	fx_qp_connect(&p.f, &p.b, &p.cb, PRM_QP_STATE_RTS);
 	fx_rq_post(&p.b, rbuf + 8, 16, rlk);
 	idx = fx_take(&p.a, 2);
-	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, va(src), lk, 16), 2);
+	assert_int_equal(opengda_mlx5_wqe_send(&p.a.sqd, idx, CE2, fx_va(src), lk, 16), 2);
 	fx_ring(&p.a, FX_RING_CTRL);
 	fx_poll_ok(&p.acq, &c);
 	assert_int_equal(c.opcode, OPENGDA_MLX5_CQE_REQ);
@@ -770,8 +756,8 @@ static void test_receive_queue_restarts_after_2rst(void **state)
 	assert_int_equal(c.wqe_counter, 0);
 	assert_int_equal(c.byte_cnt, 16);
 	assert_memory_equal(rbuf + 8, src, 16);
-	assert_all(rbuf, 8, GUARD);
-	assert_all(rbuf + 24, 8, GUARD);
+	fx_assert_all(rbuf, 8, GUARD);
+	fx_assert_all(rbuf + 24, 8, GUARD);
 	fx_pair_close(&p);
 }
 

@@ -23,15 +23,7 @@
 #define TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
 #define DUMP_SIZE 8192u
 
-/* What a serving NIC tells its requesters: the QPN, GID and rkey applications exchange. */
-struct target {
-	uint8_t gid[16];
-	uint32_t qpn;
-	uint32_t rkey;
-	uint64_t base;
-};
-
-static struct swnic_req req_to(const struct target *t, uint8_t op, uint64_t off, uint32_t len)
+static struct swnic_req req_to(const struct fnx_target *t, uint8_t op, uint64_t off, uint32_t len)
 {
 	struct swnic_req r;
 
@@ -69,7 +61,7 @@ static uint64_t now_ms(void)
  * Writes 200 bytes at +100, reads them back, fetch-adds and compare-swaps at +2048, and
  * tries a bad rkey at +4096 and a QP that does not exist. Returns the number of requests.
  */
-static unsigned exercise(struct swnic *nic, const struct target *t, uint8_t *data)
+static unsigned exercise(struct swnic *nic, const struct fnx_target *t, uint8_t *data)
 {
 	struct swnic_resp resp;
 	struct swnic_req req;
@@ -147,7 +139,7 @@ static void nic_two_instances_deliver_directly(void **state)
 {
 	struct fnx x;
 	struct swnic *requester, *server;
-	struct target t;
+	struct fnx_target t;
 	uint8_t data[200];
 	unsigned n;
 
@@ -190,81 +182,17 @@ static void nic_two_instances_deliver_directly(void **state)
 	free(x.region);
 }
 
-struct child {
-	pid_t pid;
-	int up;      /* child -> parent: target, then the region dump */
-	int ctl;     /* parent -> child: closing it ends the child's service */
-	struct target t;
-};
-
-static bool read_all(int fd, void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = read(fd, (uint8_t *)buf + done, len - done);
-
-		if (n <= 0)
-			return false;
-		done += (size_t)n;
-	}
-	return true;
-}
-
-static void child_main(int up, int ctl)
-{
-	struct fnx x;
-	struct target t;
-	char byte;
-
-	fnx_open(&x, 0);
-	memcpy(t.gid, x.gid, 16);
-	t.qpn = x.qpn;
-	t.rkey = x.rkey;
-	t.base = (uint64_t)(uintptr_t)x.region;
-	if (write(up, &t, sizeof(t)) != (ssize_t)sizeof(t))
-		_exit(3);
-	while (read(ctl, &byte, 1) > 0)
-		;
-	/* The parent is done: stop the NIC (its threads join), then report what landed here. */
-	fnx_close(&x);
-	if (write(up, x.region, DUMP_SIZE) != (ssize_t)DUMP_SIZE)
-		_exit(4);
-	free(x.region);
-	_exit(0);
-}
-
-static void child_start(struct child *c)
-{
-	int up[2], down[2];
-
-	assert_int_equal(pipe(up), 0);
-	assert_int_equal(pipe(down), 0);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (c->pid == 0) {
-		close(up[0]);
-		close(down[1]);
-		child_main(up[1], down[0]);
-	}
-	close(up[1]);
-	close(down[0]);
-	c->up = up[0];
-	c->ctl = down[1];
-	assert_true(read_all(c->up, &c->t, sizeof(c->t)));
-}
-
 static void nic_fork_child_serves_region(void **state)
 {
 	static uint8_t dump[DUMP_SIZE];
 	struct swnic *nic;
-	struct child c;
+	struct fnx_child c;
 	uint8_t data[200];
 	unsigned n;
 	int status = 0;
 
 	(void)state;
-	child_start(&c);
+	fnx_child_start(&c, FNX_REGION_SIZE, DUMP_SIZE);
 	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
 	/* same NIC index, other process: another endpoint, so another GID */
 	assert_memory_not_equal(nic->gid, c.t.gid, 16);
@@ -276,7 +204,7 @@ static void nic_fork_child_serves_region(void **state)
 	assert_true(stats_of(nic).tcp_failures == 0);
 
 	close(c.ctl);
-	assert_true(read_all(c.up, dump, sizeof(dump)));
+	assert_true(fnx_read_all(c.up, dump, sizeof(dump)));
 	check_dump(dump, data);
 	close(c.up);
 	assert_int_equal(waitpid(c.pid, &status, 0), c.pid);
@@ -288,7 +216,7 @@ static void nic_fork_child_serves_region(void **state)
 static void nic_fork_peer_killed(void **state)
 {
 	struct swnic *nic;
-	struct child c;
+	struct fnx_child c;
 	struct swnic_resp resp;
 	struct swnic_req req;
 	uint8_t data[64];
@@ -297,7 +225,7 @@ static void nic_fork_peer_killed(void **state)
 	int status = 0;
 
 	(void)state;
-	child_start(&c);
+	fnx_child_start(&c, FNX_REGION_SIZE, DUMP_SIZE);
 	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
 	memset(data, 0x5a, sizeof(data));
 	req = req_to(&c.t, SWNIC_REQ_WRITE, 0, sizeof(data));

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Pieces of the software NIC's memory model shared by its files:
+ *   swnic_mem.c         PD / UAR / umem / MR tables, key checks
+ *   swnic_mem_probe.c   registration checks of host memory
+ *   swnic_mem_access.c  accesses in flight and the drain of deregistration
+ */
+#ifndef OGDA_SWNIC_MEM_INT_H_
+#define OGDA_SWNIC_MEM_INT_H_
+
+#include "doca_error.h"
+#include "swnic/swnic.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Checks that every page of host range [addr, addr + len) is mapped readable (and
+ * writable when writable is true). DOCA_ERROR_INVALID_VALUE (logged, naming what and the
+ * first address that fails) when not: the EFAULT of ibv_reg_mr. Without /proc the check
+ * cannot be made: one warning, and DOCA_SUCCESS.
+ */
+doca_error_t swnic_mem_probe_host(const void *addr, size_t len, bool writable, const char *what);
+
+/*
+ * swnic_mr_resolve's checks with nic->lock held (shared or exclusive); *found is the MR's
+ * slot on success.
+ */
+doca_error_t swnic_mr_check_locked(struct swnic *nic, uint32_t key, bool remote, const struct swnic_pd *pd,
+				   uint64_t addr, uint64_t len, uint32_t need_access, struct swnic_mr **found);
+/* Copies the attributes of mr (not its access counters) into *view. */
+void swnic_mr_view(const struct swnic_mr *mr, struct swnic_mr *view);
+/*
+ * After mr was revoked: waits until no access holds it. DOCA_ERROR_TIME_OUT (logged) if
+ * accesses are still in flight after 30 s; a line every second before that.
+ */
+doca_error_t swnic_mr_drain(struct swnic *nic, struct swnic_mr *mr, uint32_t key);
+
+#endif /* OGDA_SWNIC_MEM_INT_H_ */
