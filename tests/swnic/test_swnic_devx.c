@@ -181,7 +181,7 @@ static void test_mr_and_dmabuf(void **state)
 	assert_int_equal(d->ops->mr_reg(d->pd, buf, sizeof(buf), OGDA_ACCESS_LOCAL_WRITE | OGDA_ACCESS_REMOTE_WRITE, -1,
 					0, &mr, &lkey, &rkey),
 			 DOCA_SUCCESS);
-	assert_int_equal(lkey, SWNIC_MR_INDEX_BASE << 8);
+	assert_int_equal(lkey >> 8, SWNIC_MR_INDEX_BASE);
 	assert_int_equal(rkey, lkey);
 	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
 	assert_int_equal(swnic_mr_resolve(nic, rkey, true, NULL, (uintptr_t)buf, sizeof(buf), OGDA_ACCESS_REMOTE_WRITE,
