@@ -26,6 +26,7 @@
 #include "doca_error.h"
 #include "prm/prm_hca_cap.h"
 #include "prm/prm_qpc.h"
+#include "swnic/swnic_qpn_alloc.h"
 #include "swnic/swnic_table.h"
 
 #include <pthread.h>
@@ -266,7 +267,8 @@ struct swnic {
 	char name[32];                 /* "swnic0" */
 	uint32_t index;
 	pthread_rwlock_t lock;         /* the object tables below */
-	struct swnic_table pds, umems, uars, mrs, cqs, qps, srqs;
+	struct swnic_table pds, umems, uars, mrs, cqs, srqs;
+	struct swnic_qpn_table qps;     /* random QPNs (swnic_qpn_alloc.h) */
 	struct prm_hca_cap_general cap_general;
 	struct prm_hca_cap_roce cap_roce;
 	struct prm_hca_cap_atomic cap_atomic;

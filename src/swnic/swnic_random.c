@@ -9,14 +9,26 @@
 #include <sys/random.h>
 #include <time.h>
 
+static swnic_random_source_fn source_override;
+
+void swnic_random_set_source(swnic_random_source_fn source)
+{
+	__atomic_store_n(&source_override, source, __ATOMIC_RELEASE);
+}
+
 doca_error_t swnic_random_bytes(void *buf, size_t len)
 {
+	swnic_random_source_fn source = __atomic_load_n(&source_override, __ATOMIC_ACQUIRE);
 	uint8_t *p = buf;
 	size_t done = 0;
 
 	if (buf == NULL && len > 0) {
 		OGDA_LOG_ERR("NULL buffer for %zu random bytes", len);
 		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (source != NULL) {
+		source(buf, len);
+		return DOCA_SUCCESS;
 	}
 	while (done < len) {
 		ssize_t n = getrandom(p + done, len - done, 0);

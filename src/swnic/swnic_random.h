@@ -26,4 +26,12 @@ doca_error_t swnic_random_bytes(void *buf, size_t len);
  */
 uint32_t swnic_random_u32(void);
 
+/** Fills buf with len bytes; a replacement random source. */
+typedef void (*swnic_random_source_fn)(void *buf, size_t len);
+/**
+ * @brief Replaces the kernel as the random source (NULL restores it). A seam for tests
+ * that compare two runs byte for byte and need the same QPNs and keys in both.
+ */
+void swnic_random_set_source(swnic_random_source_fn source);
+
 #endif /* OGDA_SWNIC_RANDOM_H_ */
