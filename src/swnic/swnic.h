@@ -182,6 +182,12 @@ struct swnic_qp {
 	uint8_t log_rra_max, log_sra_max;
 	uint8_t port;
 
+	/* responder sequence (swnic_exec_resp_peer.c): one request at a time per QP */
+	pthread_mutex_t resp_lock;
+	bool resp_atomic_valid;        /* the last executed request was an atomic: */
+	uint32_t resp_atomic_psn;      /* its PSN */
+	uint64_t resp_atomic_orig;     /* and its result, for a duplicate of it */
+
 	struct swnic_qp_counters counters;
 	atomic_uint refs;              /* engine + in-flight responder calls */
 };

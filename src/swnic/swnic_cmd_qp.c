@@ -38,6 +38,7 @@ void swnic_cmd_qp_free(struct swnic_qp_obj *o)
 		atomic_fetch_sub(&qp->wq_umem->refs, 1);
 	atomic_fetch_sub(&qp->dbr_umem->refs, 1);
 	pthread_mutex_destroy(&qp->rq.lock);
+	pthread_mutex_destroy(&qp->resp_lock);
 	pthread_mutex_destroy(&qp->lock);
 	free(o);
 }
@@ -151,6 +152,7 @@ static void qp_init(struct swnic_qp_obj *o, struct swnic *nic, const struct prm_
 
 	qp->nic = nic;
 	pthread_mutex_init(&qp->lock, NULL);
+	pthread_mutex_init(&qp->resp_lock, NULL);
 	atomic_init(&qp->state, PRM_QP_STATE_RST);
 	qp->st = q->st;
 	qp->pd = r->pd;

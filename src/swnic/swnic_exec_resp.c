@@ -5,6 +5,9 @@
  *
  * Checks, in this order (the first that fails decides the verdict):
  *   1. QP dst_qpn exists and is in RTR or RTS                      else NO_QP
+ *      the request comes from the QP's connected peer (remote QPN
+ *      and GID) with, on RC, the expected PSN                        else NO_QP, or a
+ *      duplicate's answer (swnic_exec_resp_peer.c)
  *   2. the transport takes the op: RC everything, UC WRITE(_IMM) and
  *      SEND(_IMM) only; other service types nothing                else NAK_INVALID_REQ
  *   3. atomics: operand size (8 for CS/FA, 4 or 8 for masked),
@@ -270,6 +273,43 @@ static uint8_t execute(struct swnic *nic, struct swnic_qp *qp, const struct swni
 	}
 }
 
+/* Step 0 (swnic_exec_resp_peer.c): the connected peer, in PSN order; then execute. */
+static uint8_t admit_and_execute(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
+				 struct swnic_resp *resp, void *read_buf)
+{
+	uint8_t state = atomic_load_explicit(&qp->state, memory_order_acquire);
+	struct swnic_resp_seq seq;
+	uint8_t v;
+
+	if (state != PRM_QP_STATE_RTR && state != PRM_QP_STATE_RTS)
+		return SWNIC_RESP_NO_QP;
+	switch (swnic_resp_admit(qp, req, &seq)) {
+	case SWNIC_RESP_ADMIT_DROP:
+		return SWNIC_RESP_NO_QP;
+	case SWNIC_RESP_ADMIT_DUPLICATE:
+		if (req->op == SWNIC_REQ_READ)
+			return execute(nic, qp, req, resp, read_buf); /* reads are idempotent */
+		if (op_is_atomic(req->op)) {
+			if (!qp->resp_atomic_valid || qp->resp_atomic_psn != req->psn)
+				return SWNIC_RESP_NO_QP; /* not the last one: its result is gone */
+			resp->atomic_orig = qp->resp_atomic_orig;
+		}
+		OGDA_LOG_DBG("qp 0x%x: duplicate psn 0x%x (expected 0x%x) acknowledged again", qp->qpn, req->psn,
+			     seq.expected);
+		return SWNIC_RESP_ACK;
+	case SWNIC_RESP_ADMIT_NEW:
+		break;
+	}
+	v = execute(nic, qp, req, resp, read_buf);
+	if (v == SWNIC_RESP_ACK) {
+		qp->resp_atomic_valid = op_is_atomic(req->op);
+		qp->resp_atomic_psn = req->psn;
+		qp->resp_atomic_orig = resp->atomic_orig;
+		swnic_resp_advance(qp, &seq);
+	}
+	return v;
+}
+
 static bool req_valid(const struct swnic_req *req, const void *read_buf)
 {
 	if (req->op < SWNIC_REQ_WRITE || req->op > SWNIC_REQ_MASKED_FA) {
@@ -306,7 +346,9 @@ doca_error_t swnic_responder_execute(struct swnic *nic, const struct swnic_req *
 	if (qp == NULL) {
 		resp->status = SWNIC_RESP_NO_QP;
 	} else {
-		resp->status = execute(nic, qp, req, resp, read_buf);
+		pthread_mutex_lock(&qp->resp_lock);
+		resp->status = admit_and_execute(nic, qp, req, resp, read_buf);
+		pthread_mutex_unlock(&qp->resp_lock);
 		swnic_qp_release(qp);
 	}
 	if (resp->status != SWNIC_RESP_ACK) {

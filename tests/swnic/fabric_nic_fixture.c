@@ -91,7 +91,7 @@ static void create_qp(struct fnx *x)
 	m.qpc.atomic_mode = PRM_QP_ATOMIC_MODE_UP_TO_8B;
 	modify_qp(x, &m);
 
-	/* The responder does not look at its peer: connect the QP to itself. */
+	/* Connected to itself: the tests send as this QP (its QPN and GID) from any NIC. */
 	memset(&m, 0, sizeof(m));
 	m.opcode = PRM_CMD_INIT2RTR_QP;
 	m.qpc.mtu = PRM_QP_MTU_4096;
