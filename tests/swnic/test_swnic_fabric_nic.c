@@ -73,6 +73,16 @@ static uint64_t now_ms(void)
  * Writes 200 bytes at +100, reads them back, fetch-adds and compare-swaps at +2048, and
  * tries a bad rkey at +4096 and a QP that does not exist. Returns the number of requests.
  */
+/* What x's NIC tells its requesters; PSNs start at 0. */
+static void target_of(const struct fnx *x, struct target *t)
+{
+	memcpy(t->gid, x->gid, 16);
+	t->qpn = x->qpn;
+	t->rkey = x->rkey;
+	t->base = (uint64_t)(uintptr_t)x->region;
+	t->psn = 0;
+}
+
 /* swnic_fabric_deliver of req to t; an ACK moves t to the next PSN (every request here is one packet). */
 static doca_error_t deliver(struct swnic *nic, struct target *t, const struct swnic_req *req, struct swnic_resp *resp,
 			    void *read_buf)
@@ -177,11 +187,7 @@ static void nic_forged_requests_refused(void **state)
 	(void)state;
 	fnx_open(&x, 0);
 	assert_int_equal(swnic_open(1, &requester), DOCA_SUCCESS);
-	memcpy(t.gid, x.gid, 16);
-	t.qpn = x.qpn;
-	t.rkey = x.rkey;
-	t.base = (uint64_t)(uintptr_t)x.region;
-	t.psn = 0;
+	target_of(&x, &t);
 	memset(data, 0x11, sizeof(data));
 	memset(other, 0x22, sizeof(other));
 
@@ -241,11 +247,7 @@ static void nic_two_instances_deliver_directly(void **state)
 	assert_int_equal(swnic_count(), 2);
 	fnx_open(&x, 0);
 	assert_int_equal(swnic_open(1, &requester), DOCA_SUCCESS);
-	memcpy(t.gid, x.gid, 16);
-	t.qpn = x.qpn;
-	t.rkey = x.rkey;
-	t.base = (uint64_t)(uintptr_t)x.region;
-	t.psn = 0;
+	target_of(&x, &t);
 	assert_memory_not_equal(requester->gid, x.gid, 16);
 
 	n = exercise(requester, &t, data);
@@ -305,11 +307,7 @@ static void child_main(int up, int ctl)
 	char byte;
 
 	fnx_open(&x, 0);
-	memcpy(t.gid, x.gid, 16);
-	t.qpn = x.qpn;
-	t.rkey = x.rkey;
-	t.base = (uint64_t)(uintptr_t)x.region;
-	t.psn = 0;
+	target_of(&x, &t);
 	if (write(up, &t, sizeof(t)) != (ssize_t)sizeof(t))
 		_exit(3);
 	while (read(ctl, &byte, 1) > 0)
