@@ -5,6 +5,7 @@
  */
 #include "swnic/swnic_fabric_priv.h"
 
+#include "core/env.h"
 #include "core/log.h"
 #include "swnic/swnic_fabric_frame.h"
 
@@ -19,6 +20,8 @@
 #include <unistd.h>
 
 #define SWNIC_ADDR_ENV "OPENGDA_SWNIC_ADDR"
+#define SWNIC_HANDSHAKE_ENV "OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS"
+#define SWNIC_FRAME_ENV "OPENGDA_SWNIC_FRAME_TIMEOUT_MS"
 #define SWNIC_DEFAULT_IPV4 0x7f000001u /* 127.0.0.1 */
 #define SWNIC_LISTEN_BACKLOG 64
 
@@ -126,6 +129,21 @@ static doca_error_t open_listener(struct swnic_fabric *f, uint32_t ipv4, uint16_
 	return DOCA_SUCCESS;
 }
 
+/* The serving deadlines (docs/swnic.md §4); a bad value logs and falls back to the default. */
+static void read_deadlines(struct swnic_fabric *f)
+{
+	long v;
+
+	if (ogda_env_get_long(SWNIC_HANDSHAKE_ENV, 1, 3600000, SWNIC_FABRIC_HANDSHAKE_TIMEOUT_MS, &v) != DOCA_SUCCESS)
+		OGDA_LOG_ERR("%s must be 1..3600000 ms (time a new connection has for its first exchange); using %d",
+			     SWNIC_HANDSHAKE_ENV, SWNIC_FABRIC_HANDSHAKE_TIMEOUT_MS);
+	f->handshake_timeout_ns = (uint64_t)v * 1000000ull;
+	if (ogda_env_get_long(SWNIC_FRAME_ENV, 1, 3600000, SWNIC_FABRIC_FRAME_TIMEOUT_MS, &v) != DOCA_SUCCESS)
+		OGDA_LOG_ERR("%s must be 1..3600000 ms (longest stall inside a frame); using %d", SWNIC_FRAME_ENV,
+			     SWNIC_FABRIC_FRAME_TIMEOUT_MS);
+	f->frame_timeout_ns = (uint64_t)v * 1000000ull;
+}
+
 static void fabric_free(struct swnic_fabric *f)
 {
 	if (f->listen_fd >= 0)
@@ -180,6 +198,7 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 	f->listen_fd = -1;
 	f->wake_pipe[0] = f->wake_pipe[1] = -1;
 	f->max_msg = max_msg_of(nic);
+	read_deadlines(f);
 	if (opts != NULL) {
 		f->responder = opts->responder;
 		f->responder_ctx = opts->responder_ctx;
@@ -250,6 +269,8 @@ doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fa
 	}
 	s->conns_accepted = atomic_load(&fabric->stats.conns_accepted);
 	s->conns_refused = atomic_load(&fabric->stats.conns_refused);
+	s->conns_evicted = atomic_load(&fabric->stats.conns_evicted);
+	s->conns_timed_out = atomic_load(&fabric->stats.conns_timed_out);
 	s->frames_served = atomic_load(&fabric->stats.frames_served);
 	s->frames_rejected = atomic_load(&fabric->stats.frames_rejected);
 	s->conns_opened = atomic_load(&fabric->stats.conns_opened);

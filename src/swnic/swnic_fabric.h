@@ -14,8 +14,15 @@
 
 /* Largest message the fabric carries whatever log_max_msg says (1 GiB, ConnectX's log_max_msg 30). */
 #define SWNIC_FABRIC_MAX_MSG_CAP (1ull << 30)
-/* Incoming connections served at once; more are refused (closed) with a log line. */
+/*
+ * Incoming connections served at once. When full, a new connection evicts the oldest one
+ * that has not completed an exchange yet (a stranger's); when every connection has, the
+ * new one is refused (closed) with a log line.
+ */
 #define SWNIC_FABRIC_MAX_SERVER_CONNS 256u
+/* Defaults of OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS and OPENGDA_SWNIC_FRAME_TIMEOUT_MS. */
+#define SWNIC_FABRIC_HANDSHAKE_TIMEOUT_MS 2000
+#define SWNIC_FABRIC_FRAME_TIMEOUT_MS 10000
 /* Idle outgoing connections kept per destination endpoint. */
 #define SWNIC_FABRIC_MAX_IDLE_PER_PEER 8u
 
@@ -31,7 +38,9 @@ struct swnic_fabric_opts {
 /* Counters, read with swnic_fabric_get_stats. */
 struct swnic_fabric_stats {
 	uint64_t conns_accepted;   /* incoming connections */
-	uint64_t conns_refused;    /* incoming connections closed at once: too many */
+	uint64_t conns_refused;    /* incoming connections closed at once: too many peers */
+	uint64_t conns_evicted;    /* connections closed to make room (no exchange completed yet) */
+	uint64_t conns_timed_out;  /* connections closed by the handshake or frame deadline */
 	uint64_t frames_served;    /* requests executed for a TCP peer */
 	uint64_t frames_rejected;  /* incoming frames that failed validation (connection closed) */
 	uint64_t conns_opened;     /* outgoing connections */

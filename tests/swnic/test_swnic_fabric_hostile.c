@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Hostile clients of the fabric port (fabric_fixture.h): strangers that hold connections
+ * open, stall halfway through a frame or announce huge payloads must not lock out, or
+ * blow up, the NIC that legitimate peers use.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fabric_fixture.h"
+#include "swnic/swnic_fabric_frame.h"
+
+#define TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
+#define CROWD 300 /* strangers: more than SWNIC_FABRIC_MAX_SERVER_CONNS */
+
+static struct swnic_fabric_stats stats_of(struct ffx *x)
+{
+	struct swnic_fabric_stats s;
+
+	assert_int_equal(swnic_fabric_get_stats(x->fabric, &s), DOCA_SUCCESS);
+	return s;
+}
+
+/* Room for the crowd's descriptors and the server's own (about two per stranger). */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	if (rl.rlim_cur < 3 * CROWD) {
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 3 * CROWD)
+			skip();
+		rl.rlim_cur = 3 * CROWD;
+		assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	}
+}
+
+/* a writes 4 KiB of fill at off of b; asserts the ACK and the bytes. */
+static void peer_write(struct ffx *a, struct ffx *b, uint64_t off, uint8_t fill, uint64_t timeout_ns)
+{
+	uint8_t data[4096];
+	struct swnic_resp resp;
+	struct swnic_req req = ffx_req(SWNIC_REQ_WRITE, off, sizeof(data));
+
+	memset(data, fill, sizeof(data));
+	req.payload = data;
+	assert_int_equal(swnic_fabric_deliver(&a->nic, b->gid, &req, &resp, NULL, timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	ffx_sync(b);
+	assert_memory_equal(b->region + off, data, sizeof(data));
+}
+
+/*
+ * 300 strangers connect and say nothing: more than the server serves at once. A peer
+ * still gets its WRITE through at once (the oldest stranger makes room), long before the
+ * strangers' handshake deadline would have freed anything. The peer's connection, having
+ * completed an exchange, then outlives that deadline while idle.
+ */
+static void idle_crowd_does_not_lock_out_peer(void **state)
+{
+	static int fds[CROWD];
+	struct ffx a, b;
+	uint64_t start;
+	int i;
+
+	(void)state;
+	raise_fd_limit();
+	setenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS", "1500", 1);
+	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	for (i = 0; i < CROWD; i++) {
+		fds[i] = ffx_connect_raw(&b);
+		assert_true(fds[i] >= 0);
+	}
+	start = ffx_now_ns();
+	peer_write(&a, &b, 0, 0x31, 1000ull * 1000 * 1000);
+	if (ffx_ms_since(start) > 1000)
+		fail_msg("the peer waited %llu ms behind idle strangers", (unsigned long long)ffx_ms_since(start));
+
+	/* Idle past the strangers' deadline: the peer's pooled connection is still served. */
+	usleep(1700 * 1000);
+	peer_write(&a, &b, 4096, 0x32, TIMEOUT_NS);
+	assert_true(stats_of(&a).conns_opened == 1);
+	/* The strangers are gone by now: their connections were closed. */
+	for (i = 0; i < CROWD; i++) {
+		if (!ffx_peer_closed(fds[i], 2000))
+			fail_msg("stranger %d still connected", i);
+		close(fds[i]);
+	}
+	ffx_destroy(&a);
+	ffx_destroy(&b);
+	unsetenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS");
+}
+
+/* Sends the first bytes of a valid 4 KiB WRITE frame, then nothing more. */
+static int send_half_frame(struct ffx *b, size_t bytes)
+{
+	uint8_t frame[SWNIC_FRAME_REQ_HDR_LEN + 4096];
+	struct swnic_req req = ffx_req(SWNIC_REQ_WRITE, 0, 4096);
+	int fd;
+
+	memset(frame, 0x77, sizeof(frame));
+	req.payload = frame;
+	assert_int_equal(swnic_frame_encode_req(7, &req, swnic_fabric_max_msg(b->fabric), frame), DOCA_SUCCESS);
+	fd = ffx_connect_raw(b);
+	assert_true(fd >= 0);
+	assert_int_equal(send(fd, frame, bytes, MSG_NOSIGNAL), (ssize_t)bytes);
+	return fd;
+}
+
+/*
+ * A connection that stalls halfway through a header or a payload is closed once the frame
+ * deadline passes; one that never says anything, once the handshake deadline passes.
+ * Nothing is executed for either.
+ */
+static void stalled_frames_closed_after_deadline(void **state)
+{
+	static const size_t cuts[] = {10, SWNIC_FRAME_REQ_HDR_LEN + 1000};
+	struct ffx b;
+	uint64_t start;
+	size_t i;
+	int fd;
+
+	(void)state;
+	setenv("OPENGDA_SWNIC_FRAME_TIMEOUT_MS", "300", 1);
+	setenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS", "600", 1);
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		start = ffx_now_ns();
+		fd = send_half_frame(&b, cuts[i]);
+		if (!ffx_peer_closed(fd, 3000))
+			fail_msg("a frame cut after %zu bytes kept its connection open", cuts[i]);
+		if (ffx_ms_since(start) < 250)
+			fail_msg("closed after %llu ms, before the 300 ms deadline",
+				 (unsigned long long)ffx_ms_since(start));
+		close(fd);
+	}
+	start = ffx_now_ns();
+	fd = ffx_connect_raw(&b);
+	assert_true(fd >= 0);
+	if (!ffx_peer_closed(fd, 3000))
+		fail_msg("a silent connection stayed open");
+	if (ffx_ms_since(start) < 500)
+		fail_msg("silent connection closed after %llu ms, before the 600 ms handshake deadline",
+			 (unsigned long long)ffx_ms_since(start));
+	close(fd);
+	assert_int_equal(atomic_load(&b.calls), 0);
+	ffx_destroy(&b);
+	unsetenv("OPENGDA_SWNIC_FRAME_TIMEOUT_MS");
+	unsetenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(idle_crowd_does_not_lock_out_peer),
+		cmocka_unit_test(stalled_frames_closed_after_deadline),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
