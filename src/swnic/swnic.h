@@ -255,6 +255,22 @@ struct swnic_resp {
 doca_error_t swnic_responder_execute(struct swnic *nic, const struct swnic_req *req, struct swnic_resp *resp,
 				     void *read_buf);
 
+/* What the responder says of a request from its header alone (swnic_responder_check). */
+struct swnic_req_verdict {
+	uint8_t status;                /* enum swnic_resp_status: ACK, the payload may come */
+	uint32_t mtu_bytes;            /* the QP's path MTU in bytes: PSNs per byte of a message */
+};
+
+/*
+ * Judges req as swnic_responder_execute would up to (not including) touching memory or
+ * consuming a receive WQE: QP and state, connected peer and PSN (a duplicate passes),
+ * transport, message size, the QP's right and the rkey's MR, range and right for the
+ * whole message. req->payload is not read. Executes nothing, advances nothing; a refusal
+ * raises the async event execution would have raised. For the fabric server, so that a
+ * payload is accepted only for a request that may land.
+ */
+doca_error_t swnic_responder_check(struct swnic *nic, const struct swnic_req *req, struct swnic_req_verdict *verdict);
+
 /*
  * A QP in ERR: completes every receive WQE posted to its own RQ and not yet consumed with
  * a RESP_ERR / WR_FLUSH_ERR CQE on its receive CQ, in RQ order; *flushed (may be NULL)

@@ -49,6 +49,8 @@ struct swnic_resp_seq {
 	uint32_t next;               /* expected PSN after it */
 };
 
+/* Bytes of a qpc.mtu (enum prm_qp_mtu); 1024 for a value out of range. */
+uint32_t swnic_mtu_bytes(uint8_t mtu);
 /* PSNs a request occupies: 1 for atomics and empty messages, one per MTU otherwise. */
 uint32_t swnic_req_psn_count(uint8_t mtu, uint8_t op, uint64_t len);
 

@@ -30,9 +30,14 @@ static bool op_is_atomic(uint8_t op)
 	       op == SWNIC_REQ_MASKED_FA;
 }
 
+uint32_t swnic_mtu_bytes(uint8_t mtu)
+{
+	return (mtu >= PRM_QP_MTU_256 && mtu <= PRM_QP_MTU_4096) ? (128u << mtu) : 1024u;
+}
+
 uint32_t swnic_req_psn_count(uint8_t mtu, uint8_t op, uint64_t len)
 {
-	uint64_t mtu_bytes = (mtu >= PRM_QP_MTU_256 && mtu <= PRM_QP_MTU_4096) ? (128ull << mtu) : 1024ull;
+	uint64_t mtu_bytes = swnic_mtu_bytes(mtu);
 
 	if (op_is_atomic(op) || len == 0)
 		return 1u;

@@ -202,6 +202,7 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 	if (opts != NULL) {
 		f->responder = opts->responder;
 		f->responder_ctx = opts->responder_ctx;
+		f->check = opts->check;
 	}
 	atomic_init(&f->next_request_id, 1);
 	pthread_mutex_init(&f->server_lock, NULL);
@@ -273,6 +274,8 @@ doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fa
 	s->conns_timed_out = atomic_load(&fabric->stats.conns_timed_out);
 	s->frames_served = atomic_load(&fabric->stats.frames_served);
 	s->frames_rejected = atomic_load(&fabric->stats.frames_rejected);
+	s->payload_buffered = atomic_load(&fabric->stats.payload_buffered);
+	s->payload_buffered_hwm = atomic_load(&fabric->stats.payload_buffered_hwm);
 	s->conns_opened = atomic_load(&fabric->stats.conns_opened);
 	s->direct_deliveries = atomic_load(&fabric->stats.direct_deliveries);
 	s->tcp_deliveries = atomic_load(&fabric->stats.tcp_deliveries);

@@ -20,6 +20,16 @@
  * new one is refused (closed) with a log line.
  */
 #define SWNIC_FABRIC_MAX_SERVER_CONNS 256u
+/*
+ * Payload memory (docs/swnic.md §11.4). A request is judged from its header before its
+ * payload is read. A WRITE larger than a chunk streams into its target a chunk at a time;
+ * other payloads (SEND, SEND_IMM, WRITE_IMM) are buffered whole, up to MAX_BUFFERED
+ * (larger: NAK_INVALID_REQ). A refused request's payload is read and dropped when at most
+ * DRAIN_MAX bytes; a larger one is not read: the answer is sent and the connection closed.
+ */
+#define SWNIC_FABRIC_STREAM_CHUNK (256u * 1024u)
+#define SWNIC_FABRIC_MAX_BUFFERED (16u << 20)
+#define SWNIC_FABRIC_DRAIN_MAX (64u * 1024u)
 /* Defaults of OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS and OPENGDA_SWNIC_FRAME_TIMEOUT_MS. */
 #define SWNIC_FABRIC_HANDSHAKE_TIMEOUT_MS 2000
 #define SWNIC_FABRIC_FRAME_TIMEOUT_MS 10000
@@ -30,9 +40,16 @@
 typedef doca_error_t (*swnic_fabric_responder_fn)(void *ctx, struct swnic *nic, const struct swnic_req *req,
 						 struct swnic_resp *resp, void *read_buf);
 
+/* Judges a request from its header (same contract as swnic_responder_check). */
+typedef doca_error_t (*swnic_fabric_check_fn)(void *ctx, struct swnic *nic, const struct swnic_req *req,
+					     struct swnic_req_verdict *verdict);
+
 struct swnic_fabric_opts {
 	swnic_fabric_responder_fn responder; /* NULL: swnic_responder_execute */
-	void *responder_ctx;
+	void *responder_ctx;                 /* for responder and check */
+	/* NULL: swnic_responder_check when responder is NULL too; with a responder of its own and
+	 * no check, every header is accepted and no WRITE is streamed (tests). */
+	swnic_fabric_check_fn check;
 };
 
 /* Counters, read with swnic_fabric_get_stats. */
@@ -43,6 +60,8 @@ struct swnic_fabric_stats {
 	uint64_t conns_timed_out;  /* connections closed by the handshake or frame deadline */
 	uint64_t frames_served;    /* requests executed for a TCP peer */
 	uint64_t frames_rejected;  /* incoming frames that failed validation (connection closed) */
+	uint64_t payload_buffered; /* bytes of request payload the server holds now (all connections) */
+	uint64_t payload_buffered_hwm; /* the most it ever held at once */
 	uint64_t conns_opened;     /* outgoing connections */
 	uint64_t direct_deliveries;/* requests to an instance of this process */
 	uint64_t tcp_deliveries;   /* requests answered over TCP */

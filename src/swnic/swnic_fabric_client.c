@@ -125,9 +125,13 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 	return DOCA_SUCCESS;
 }
 
-/* One request / response exchange on c. Any error leaves the connection unusable. */
+/*
+ * One request / response exchange on c. Any error leaves the connection unusable, and so
+ * does a request the server refused from its header: it answers without reading a large
+ * payload and closes, so the send may fail while the answer is already on its way.
+ */
 static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c, const struct swnic_req *req,
-			     struct swnic_resp *resp, void *read_buf, uint64_t deadline)
+			     struct swnic_resp *resp, void *read_buf, uint64_t deadline, bool *reusable)
 {
 	uint8_t hdr[SWNIC_FRAME_MAX_HDR_LEN];
 	struct swnic_frame_prefix prefix;
@@ -144,12 +148,13 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	iov[1].iov_base = (void *)(uintptr_t)req->payload;
 	iov[1].iov_len = swnic_req_payload_len(req);
 	err = swnic_sock_send_all(c->fd, iov, 2, deadline);
-	if (err != DOCA_SUCCESS)
+	*reusable = err == DOCA_SUCCESS;
+	if (err != DOCA_SUCCESS && err != DOCA_ERROR_CONNECTION_RESET)
 		return err;
 
 	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN, deadline, NULL);
 	if (err != DOCA_SUCCESS)
-		return err;
+		return *reusable ? err : DOCA_ERROR_CONNECTION_RESET;
 	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
 	if (err == DOCA_SUCCESS && prefix.type != SWNIC_FRAME_RESP) {
 		snprintf(why, sizeof(why), "frame type %u where a response was expected", prefix.type);
@@ -164,6 +169,10 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	}
 	if (err == DOCA_SUCCESS)
 		err = swnic_frame_check_resp(req, id, &prefix, resp, why, sizeof(why));
+	if (err == DOCA_SUCCESS && !*reusable && resp->status == SWNIC_RESP_ACK) {
+		snprintf(why, sizeof(why), "an ACK to a request whose payload was not all sent");
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
 	if (err != DOCA_SUCCESS) {
 		char where[40];
 
@@ -188,6 +197,7 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct sw
 {
 	uint64_t deadline = swnic_deadline_after(timeout_ns);
 	struct swnic_client_conn *c;
+	bool reusable = false;
 	char where[40];
 	doca_error_t err;
 
@@ -204,8 +214,8 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct sw
 
 	err = conn_acquire(f, ep, deadline, &c);
 	if (err == DOCA_SUCCESS) {
-		err = exchange(f, c, req, resp, read_buf, deadline);
-		conn_release(f, c, err == DOCA_SUCCESS);
+		err = exchange(f, c, req, resp, read_buf, deadline, &reusable);
+		conn_release(f, c, err == DOCA_SUCCESS && reusable);
 	}
 	if (err != DOCA_SUCCESS) {
 		memset(resp, 0, sizeof(*resp));

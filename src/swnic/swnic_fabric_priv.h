@@ -41,6 +41,7 @@ struct swnic_fabric {
 	uint64_t handshake_timeout_ns; /* OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS */
 	uint64_t frame_timeout_ns;     /* OPENGDA_SWNIC_FRAME_TIMEOUT_MS */
 	swnic_fabric_responder_fn responder;
+	swnic_fabric_check_fn check;
 	void *responder_ctx;
 	atomic_uint_fast64_t next_request_id;
 
@@ -63,6 +64,7 @@ struct swnic_fabric {
 	struct {
 		atomic_uint_fast64_t conns_accepted, conns_refused, conns_evicted, conns_timed_out;
 		atomic_uint_fast64_t frames_served, frames_rejected;
+		atomic_uint_fast64_t payload_buffered, payload_buffered_hwm;
 		atomic_uint_fast64_t conns_opened, direct_deliveries, tcp_deliveries, tcp_failures;
 	} stats;
 };

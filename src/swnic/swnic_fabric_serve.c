@@ -5,6 +5,12 @@
  * response. A frame that fails validation is never executed and closes its connection
  * (one log line).
  *
+ * Payload memory: a request is judged from its header (swnic_responder_check) before its
+ * payload is read, so a stranger's or a refused request costs none (docs/swnic.md §11.4):
+ * a small refused payload is read and dropped, a large one not read (answer, then close).
+ * A large WRITE streams into its target a chunk at a time; other payloads are buffered
+ * whole up to SWNIC_FABRIC_MAX_BUFFERED.
+ *
  * Deadlines, so that nobody can hold a serving thread for free:
  *  - handshake: until one of its requests has passed the responder's admission, a
  *    connection must deliver every request header before accept + the handshake timeout;
@@ -57,6 +63,32 @@ static uint64_t frame_deadline(const struct swnic_server_conn *sc, bool header)
 	return d;
 }
 
+/* Resizes b's payload buffer to n bytes (0: frees it), keeping the fabric's count of payload bytes held. */
+static doca_error_t buf_resize(struct swnic_fabric *f, struct conn_buffers *b, size_t n)
+{
+	uint_fast64_t now, hwm;
+	uint8_t *p = NULL;
+
+	if (n > 0) {
+		p = realloc(b->payload, n);
+		if (p == NULL)
+			return DOCA_ERROR_NO_MEMORY;
+	} else {
+		free(b->payload);
+	}
+	if (n >= b->payload_cap) {
+		now = atomic_fetch_add(&f->stats.payload_buffered, n - b->payload_cap) + (n - b->payload_cap);
+		hwm = atomic_load(&f->stats.payload_buffered_hwm);
+		while (now > hwm && !atomic_compare_exchange_weak(&f->stats.payload_buffered_hwm, &hwm, now))
+			;
+	} else {
+		atomic_fetch_sub(&f->stats.payload_buffered, b->payload_cap - n);
+	}
+	b->payload = p;
+	b->payload_cap = n;
+	return DOCA_SUCCESS;
+}
+
 /* Receives len payload bytes into b->payload, growing it as data arrives. */
 static doca_error_t recv_payload(struct swnic_server_conn *sc, struct conn_buffers *b, uint32_t len)
 {
@@ -69,15 +101,11 @@ static doca_error_t recv_payload(struct swnic_server_conn *sc, struct conn_buffe
 
 		if (done == b->payload_cap) {
 			size_t n = b->payload_cap ? b->payload_cap * 2 : PAYLOAD_FIRST_CHUNK;
-			uint8_t *p;
 
 			if (n > len)
 				n = len;
-			p = realloc(b->payload, n);
-			if (p == NULL)
+			if (buf_resize(sc->fabric, b, n) != DOCA_SUCCESS)
 				return DOCA_ERROR_NO_MEMORY;
-			b->payload = p;
-			b->payload_cap = n;
 		}
 		upto = b->payload_cap < len ? b->payload_cap : len;
 		err = swnic_sock_recv_all(sc->fd, b->payload + done, upto - done, frame_deadline(sc, false), &got);
@@ -170,18 +198,143 @@ static bool read_request(struct swnic_server_conn *sc, struct swnic_frame_prefix
 	return true;
 }
 
+/* The responder's verdict on a request from its header; a failed or nonsensical check refuses it. */
+static void check_header(struct swnic_fabric *f, const struct swnic_req *req, struct swnic_req_verdict *v)
+{
+	doca_error_t err;
+
+	memset(v, 0, sizeof(*v));
+	if (f->responder != NULL && f->check == NULL)
+		return; /* a test's responder without a header check: ACK, nothing streamed */
+	if (f->check != NULL)
+		err = f->check(f->responder_ctx, f->nic, req, v);
+	else
+		err = swnic_responder_check(f->nic, req, v);
+	if (err != DOCA_SUCCESS || v->status > SWNIC_RESP_NO_QP) {
+		OGDA_LOG_ERR("%s: header check failed on op %u to QP 0x%x (%s, status %u); answering REMOTE_OP",
+			     f->nic->name, req->op, req->dst_qpn, doca_error_get_name(err), v->status);
+		memset(v, 0, sizeof(*v));
+		v->status = SWNIC_RESP_NAK_REMOTE_OP;
+	}
+}
+
+/* Sends the answer to a request and counts it served. false: the connection is finished. */
+static bool answer(struct swnic_server_conn *sc, const struct swnic_frame_prefix *prefix,
+		   const struct swnic_resp *resp, void *read_buf)
+{
+	struct swnic_fabric *f = sc->fabric;
+	doca_error_t err;
+
+	atomic_fetch_add(&f->stats.frames_served, 1);
+	if (resp->status != SWNIC_RESP_NO_QP)
+		atomic_store(&sc->trusted, true);
+	err = send_response(sc, prefix->request_id, resp, read_buf);
+	if (err != DOCA_SUCCESS) {
+		OGDA_LOG_DBG("%s: fabric: response to %s not sent: %s", f->nic->name, sc->peer,
+			     doca_error_get_name(err));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A request refused from its header: its payload is never executed. A small one is read
+ * and dropped, so a peer's NAK costs no reconnection; a large one is not read at all: the
+ * answer goes out and the connection closes.
+ */
+static bool refuse(struct swnic_server_conn *sc, struct conn_buffers *b, const struct swnic_frame_prefix *prefix,
+		   uint8_t status)
+{
+	struct swnic_fabric *f = sc->fabric;
+	struct swnic_resp resp;
+	doca_error_t err;
+
+	memset(&resp, 0, sizeof(resp));
+	resp.status = status;
+	if (prefix->payload_len <= SWNIC_FABRIC_DRAIN_MAX) {
+		err = recv_payload(sc, b, prefix->payload_len);
+		if (err != DOCA_SUCCESS) {
+			recv_failed(sc, err, "payload", 0, prefix->payload_len);
+			return false;
+		}
+		return answer(sc, prefix, &resp, NULL);
+	}
+	OGDA_LOG_WARN("%s: fabric: request from %s refused (status %u) before its %u-byte payload; closing the connection",
+		      f->nic->name, sc->peer, status, prefix->payload_len);
+	answer(sc, prefix, &resp, NULL);
+	return false;
+}
+
+/*
+ * A WRITE larger than a chunk, already judged from its header: each chunk, as it arrives,
+ * is executed as the WRITE of its part of the target at the PSN of its first packet (a
+ * chunk is a whole number of MTUs), as the packets of the message would be. The first
+ * chunk that is not acknowledged ends the message: its answer goes out, the rest is not
+ * read and the connection closes.
+ */
+static bool serve_streamed(struct swnic_server_conn *sc, struct conn_buffers *b, const struct swnic_frame_prefix *prefix,
+			   const struct swnic_req *req, uint32_t mtu_bytes)
+{
+	struct swnic_fabric *f = sc->fabric;
+	struct swnic_req part = *req;
+	struct swnic_resp resp;
+	uint32_t off = 0;
+	doca_error_t err;
+
+	memset(&resp, 0, sizeof(resp));
+	while (off < req->len && resp.status == SWNIC_RESP_ACK) {
+		uint32_t n = req->len - off < SWNIC_FABRIC_STREAM_CHUNK ? req->len - off : SWNIC_FABRIC_STREAM_CHUNK;
+
+		err = recv_payload(sc, b, n);
+		if (err != DOCA_SUCCESS) {
+			recv_failed(sc, err, "payload", off, req->len);
+			return false;
+		}
+		part.raddr = req->raddr + off;
+		part.len = n;
+		part.psn = (req->psn + off / mtu_bytes) & 0xffffffu;
+		part.payload = b->payload;
+		swnic_fabric_respond(f->nic, f, &part, &resp, NULL);
+		off += n;
+	}
+	if (!answer(sc, prefix, &resp, NULL))
+		return false;
+	if (off < req->len) {
+		OGDA_LOG_DBG("%s: fabric: WRITE from %s refused after %u of %u bytes; closing the connection",
+			     f->nic->name, sc->peer, off, req->len);
+		return false;
+	}
+	return true;
+}
+
 /* Reads, validates and serves one frame. false: the connection is finished. */
 static bool serve_one(struct swnic_server_conn *sc, struct conn_buffers *b)
 {
 	struct swnic_fabric *f = sc->fabric;
 	struct swnic_frame_prefix prefix;
+	struct swnic_req_verdict verdict;
 	struct swnic_req req;
 	struct swnic_resp resp;
 	void *read_buf = NULL;
 	doca_error_t err;
+	bool ok;
 
 	if (!read_request(sc, &prefix, &req))
 		return false;
+	if (prefix.payload_len > 0) {
+		check_header(f, &req, &verdict);
+		if (verdict.status != SWNIC_RESP_ACK)
+			return refuse(sc, b, &prefix, verdict.status);
+		atomic_store(&sc->trusted, true);
+		if (req.op == SWNIC_REQ_WRITE && req.len > SWNIC_FABRIC_STREAM_CHUNK && verdict.mtu_bytes != 0 &&
+		    SWNIC_FABRIC_STREAM_CHUNK % verdict.mtu_bytes == 0)
+			return serve_streamed(sc, b, &prefix, &req, verdict.mtu_bytes);
+		if (prefix.payload_len > SWNIC_FABRIC_MAX_BUFFERED) {
+			OGDA_LOG_ERR("%s: fabric: op %u of %u bytes from %s: over the %u bytes the fabric buffers",
+				     f->nic->name, req.op, req.len, sc->peer, SWNIC_FABRIC_MAX_BUFFERED);
+			return refuse(sc, b, &prefix, SWNIC_RESP_NAK_INVALID_REQ);
+		}
+	}
 	err = recv_payload(sc, b, prefix.payload_len);
 	if (err != DOCA_SUCCESS) {
 		/* got is not tracked across chunks: say what was announced. */
@@ -200,22 +353,11 @@ static bool serve_one(struct swnic_server_conn *sc, struct conn_buffers *b)
 	}
 	if (read_buf != NULL || req.op != SWNIC_REQ_READ || req.len == 0)
 		swnic_fabric_respond(f->nic, f, &req, &resp, read_buf);
-	atomic_fetch_add(&f->stats.frames_served, 1);
-	if (resp.status != SWNIC_RESP_NO_QP)
-		atomic_store(&sc->trusted, true);
-	err = send_response(sc, prefix.request_id, &resp, read_buf);
+	ok = answer(sc, &prefix, &resp, read_buf);
 	free(read_buf);
-	if (b->payload_cap > PAYLOAD_KEEP_MAX) {
-		free(b->payload);
-		b->payload = NULL;
-		b->payload_cap = 0;
-	}
-	if (err != DOCA_SUCCESS) {
-		OGDA_LOG_DBG("%s: fabric: response to %s not sent: %s", f->nic->name, sc->peer,
-			     doca_error_get_name(err));
-		return false;
-	}
-	return true;
+	if (b->payload_cap > PAYLOAD_KEEP_MAX)
+		buf_resize(f, b, 0);
+	return ok;
 }
 
 void *swnic_fabric_serve_conn(void *arg)
@@ -225,7 +367,7 @@ void *swnic_fabric_serve_conn(void *arg)
 
 	while (serve_one(sc, &b))
 		;
-	free(b.payload);
+	buf_resize(sc->fabric, &b, 0);
 	/* Wake up the peer now; the fd itself is closed by whoever joins this thread. */
 	shutdown(sc->fd, SHUT_RDWR);
 	atomic_store(&sc->done, true);

@@ -15,12 +15,34 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The verdict on a request's target: QP 0x200 only, rkey FFX_RKEY, inside the region. */
+static uint8_t ffx_target_status(const struct swnic_req *req)
+{
+	uint64_t size = req->op >= SWNIC_REQ_ATOMIC_CS ? req->atomic_size : req->len;
+
+	if (req->dst_qpn != 0x200)
+		return SWNIC_RESP_NO_QP;
+	if (req->rkey != FFX_RKEY || req->raddr > FFX_REGION_SIZE || size > FFX_REGION_SIZE - req->raddr)
+		return SWNIC_RESP_NAK_REMOTE_ACCESS;
+	return SWNIC_RESP_ACK;
+}
+
+/* The fixture's header check: the responder's target checks; 4 KiB MTU. */
+static doca_error_t ffx_check(void *ctx, struct swnic *nic, const struct swnic_req *req,
+			      struct swnic_req_verdict *verdict)
+{
+	(void)ctx;
+	(void)nic;
+	verdict->status = ffx_target_status(req);
+	verdict->mtu_bytes = 4096;
+	return DOCA_SUCCESS;
+}
+
 /* The fixture's responder: one region at x->region, addresses are offsets into it. */
 static doca_error_t ffx_respond(void *ctx, struct swnic *nic, const struct swnic_req *req, struct swnic_resp *resp,
 				void *read_buf)
 {
 	struct ffx *x = ctx;
-	uint64_t size;
 	uint8_t *p;
 
 	(void)nic;
@@ -28,15 +50,9 @@ static doca_error_t ffx_respond(void *ctx, struct swnic *nic, const struct swnic
 	if (atomic_load(&x->mode) == FFX_DIE)
 		raise(SIGKILL);
 	memset(resp, 0, sizeof(*resp));
-	if (req->dst_qpn != 0x200) {
-		resp->status = SWNIC_RESP_NO_QP;
+	resp->status = ffx_target_status(req);
+	if (resp->status != SWNIC_RESP_ACK)
 		return DOCA_SUCCESS;
-	}
-	size = req->op >= SWNIC_REQ_ATOMIC_CS ? req->atomic_size : req->len;
-	if (req->rkey != FFX_RKEY || req->raddr > FFX_REGION_SIZE || size > FFX_REGION_SIZE - req->raddr) {
-		resp->status = SWNIC_RESP_NAK_REMOTE_ACCESS;
-		return DOCA_SUCCESS;
-	}
 	p = x->region + req->raddr;
 	pthread_mutex_lock(&x->lock);
 	switch (req->op) {
@@ -80,7 +96,7 @@ static doca_error_t ffx_respond(void *ctx, struct swnic *nic, const struct swnic
 
 doca_error_t ffx_create(struct ffx *x, uint32_t index, uint8_t log_max_msg)
 {
-	struct swnic_fabric_opts opts = {.responder = ffx_respond, .responder_ctx = x};
+	struct swnic_fabric_opts opts = {.responder = ffx_respond, .responder_ctx = x, .check = ffx_check};
 	doca_error_t err;
 
 	memset(x, 0, sizeof(*x));
@@ -174,26 +190,41 @@ bool ffx_peer_closed(int fd, int timeout_ms)
 	}
 }
 
-int ffx_connect_raw(const struct ffx *x)
+static int connect_ep(const struct swnic_endpoint *ep)
 {
-	struct swnic_endpoint ep;
 	struct sockaddr_in sa;
 	int fd;
 
-	if (swnic_fabric_get_endpoint(x->fabric, &ep) != DOCA_SUCCESS)
-		return -1;
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sin_family = AF_INET;
-	sa.sin_port = htons(ep.port);
-	sa.sin_addr.s_addr = htonl(ep.ipv4);
+	sa.sin_port = htons(ep->port);
+	sa.sin_addr.s_addr = htonl(ep->ipv4);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+int ffx_connect_raw(const struct ffx *x)
+{
+	struct swnic_endpoint ep;
+
+	if (swnic_fabric_get_endpoint(x->fabric, &ep) != DOCA_SUCCESS)
+		return -1;
+	return connect_ep(&ep);
+}
+
+int ffx_connect_gid(const uint8_t gid[16])
+{
+	struct swnic_endpoint ep;
+
+	if (swnic_gid_decode(gid, &ep) != DOCA_SUCCESS)
+		return -1;
+	return connect_ep(&ep);
 }
 
 int ffx_listen_raw(uint8_t gid[16])

@@ -61,6 +61,8 @@ uint64_t ffx_ms_since(uint64_t start_ns);
 bool ffx_peer_closed(int fd, int timeout_ms);
 /* A connected TCP socket to the fixture's endpoint (blocking). */
 int ffx_connect_raw(const struct ffx *x);
+/* A connected TCP socket (blocking) to the fabric endpoint gid names; -1 on failure. */
+int ffx_connect_gid(const uint8_t gid[16]);
 /* A listening socket on 127.0.0.1 with a kernel port; *gid encodes it (NIC index 9). */
 int ffx_listen_raw(uint8_t gid[16]);
 

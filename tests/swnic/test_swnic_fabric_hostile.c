@@ -160,11 +160,44 @@ static void stalled_frames_closed_after_deadline(void **state)
 	unsetenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS");
 }
 
+/*
+ * A requester's large WRITE refused from its header (a wrong key): the server answers
+ * without reading the payload and closes; the requester still gets the verdict, not a
+ * transport error, and the server held no payload memory for it.
+ */
+static void large_refused_write_answered(void **state)
+{
+	const uint32_t len = 2u << 20;
+	uint8_t *data = malloc(len);
+	struct swnic_resp resp;
+	struct swnic_req req;
+	struct ffx a, b;
+
+	(void)state;
+	assert_non_null(data);
+	memset(data, 0x66, len);
+	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	req = ffx_req(SWNIC_REQ_WRITE, 0, len);
+	req.payload = data;
+	req.rkey = FFX_RKEY + 1;
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
+	assert_true(stats_of(&b).payload_buffered_hwm == 0);
+	assert_int_equal(atomic_load(&b.calls), 0);
+	/* The next request opens a new connection and is served. */
+	peer_write(&a, &b, 0, 0x44, TIMEOUT_NS);
+	ffx_destroy(&a);
+	ffx_destroy(&b);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(idle_crowd_does_not_lock_out_peer),
 		cmocka_unit_test(stalled_frames_closed_after_deadline),
+		cmocka_unit_test(large_refused_write_answered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
