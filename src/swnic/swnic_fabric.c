@@ -22,6 +22,7 @@
 #define SWNIC_ADDR_ENV "OPENGDA_SWNIC_ADDR"
 #define SWNIC_HANDSHAKE_ENV "OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS"
 #define SWNIC_FRAME_ENV "OPENGDA_SWNIC_FRAME_TIMEOUT_MS"
+#define SWNIC_SECRET_ENV "OPENGDA_SWNIC_SECRET"
 #define SWNIC_DEFAULT_IPV4 0x7f000001u /* 127.0.0.1 */
 #define SWNIC_LISTEN_BACKLOG 64
 
@@ -144,8 +145,36 @@ static void read_deadlines(struct swnic_fabric *f)
 	f->frame_timeout_ns = (uint64_t)v * 1000000ull;
 }
 
+/*
+ * OPENGDA_SWNIC_SECRET: unset or empty, no authentication; too short, the NIC fails to open
+ * (falling back to no authentication would be worse than not starting).
+ */
+static doca_error_t read_secret(struct swnic_fabric *f)
+{
+	const char *s = getenv(SWNIC_SECRET_ENV); /* a string knob: env.h parses numbers and booleans only */
+
+	if (s == NULL || *s == '\0')
+		return DOCA_SUCCESS;
+	if (strlen(s) < SWNIC_FABRIC_SECRET_MIN) {
+		OGDA_LOG_ERR("%s is %zu bytes: at least %u are required", SWNIC_SECRET_ENV, strlen(s),
+			     SWNIC_FABRIC_SECRET_MIN);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	f->secret = strdup(s);
+	if (f->secret == NULL) {
+		OGDA_LOG_ERR("%s: out of memory for %s", f->nic->name, SWNIC_SECRET_ENV);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	f->secret_len = strlen(s);
+	return DOCA_SUCCESS;
+}
+
 static void fabric_free(struct swnic_fabric *f)
 {
+	if (f->secret != NULL) {
+		memset(f->secret, 0, f->secret_len);
+		free(f->secret);
+	}
 	if (f->listen_fd >= 0)
 		close(f->listen_fd);
 	if (f->wake_pipe[0] >= 0)
@@ -208,6 +237,9 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 	pthread_mutex_init(&f->server_lock, NULL);
 	pthread_mutex_init(&f->client_lock, NULL);
 	pthread_cond_init(&f->client_idle, NULL);
+	err = read_secret(f);
+	if (err != DOCA_SUCCESS)
+		goto fail;
 	err = open_listener(f, ipv4, port);
 	if (err != DOCA_SUCCESS)
 		goto fail;
@@ -223,7 +255,8 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 		goto fail;
 	swnic_gid_encode(&f->ep, gid);
 	swnic_endpoint_format(&f->ep, where, sizeof(where));
-	OGDA_LOG_INFO("%s: fabric endpoint %s", nic->name, where);
+	OGDA_LOG_INFO("%s: fabric endpoint %s%s", nic->name, where,
+		      f->secret_len > 0 ? ", connections authenticated with the shared secret" : "");
 	*fabric = f;
 	return DOCA_SUCCESS;
 fail:
@@ -276,6 +309,7 @@ doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fa
 	s->frames_rejected = atomic_load(&fabric->stats.frames_rejected);
 	s->payload_buffered = atomic_load(&fabric->stats.payload_buffered);
 	s->payload_buffered_hwm = atomic_load(&fabric->stats.payload_buffered_hwm);
+	s->auth_failures = atomic_load(&fabric->stats.auth_failures);
 	s->conns_opened = atomic_load(&fabric->stats.conns_opened);
 	s->direct_deliveries = atomic_load(&fabric->stats.direct_deliveries);
 	s->tcp_deliveries = atomic_load(&fabric->stats.tcp_deliveries);

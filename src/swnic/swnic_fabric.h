@@ -33,6 +33,8 @@
 /* Defaults of OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS and OPENGDA_SWNIC_FRAME_TIMEOUT_MS. */
 #define SWNIC_FABRIC_HANDSHAKE_TIMEOUT_MS 2000
 #define SWNIC_FABRIC_FRAME_TIMEOUT_MS 10000
+/* Shortest OPENGDA_SWNIC_SECRET accepted (bytes); a shorter one makes the NIC fail to open. */
+#define SWNIC_FABRIC_SECRET_MIN 16u
 /* Idle outgoing connections kept per destination endpoint. */
 #define SWNIC_FABRIC_MAX_IDLE_PER_PEER 8u
 
@@ -62,6 +64,7 @@ struct swnic_fabric_stats {
 	uint64_t frames_rejected;  /* incoming frames that failed validation (connection closed) */
 	uint64_t payload_buffered; /* bytes of request payload the server holds now (all connections) */
 	uint64_t payload_buffered_hwm; /* the most it ever held at once */
+	uint64_t auth_failures;    /* incoming connections closed by the shared-secret handshake */
 	uint64_t conns_opened;     /* outgoing connections */
 	uint64_t direct_deliveries;/* requests to an instance of this process */
 	uint64_t tcp_deliveries;   /* requests answered over TCP */

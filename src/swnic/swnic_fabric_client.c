@@ -114,8 +114,10 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 		err = DOCA_ERROR_NOT_CONNECTED;
 	}
 	if (err == DOCA_SUCCESS)
-		fresh->fd = fd;
+		fresh->fd = fd; /* from here destroy can shut it down, also during the handshake */
 	pthread_mutex_unlock(&f->client_lock);
+	if (err == DOCA_SUCCESS)
+		err = swnic_fabric_auth_client(f, fd, ep, deadline);
 	if (err != DOCA_SUCCESS) {
 		conn_release(f, fresh, false);
 		return err;

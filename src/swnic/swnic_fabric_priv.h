@@ -40,6 +40,8 @@ struct swnic_fabric {
 	uint64_t max_msg;
 	uint64_t handshake_timeout_ns; /* OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS */
 	uint64_t frame_timeout_ns;     /* OPENGDA_SWNIC_FRAME_TIMEOUT_MS */
+	char *secret;                  /* OPENGDA_SWNIC_SECRET; NULL and 0 when unset */
+	size_t secret_len;
 	swnic_fabric_responder_fn responder;
 	swnic_fabric_check_fn check;
 	void *responder_ctx;
@@ -64,7 +66,7 @@ struct swnic_fabric {
 	struct {
 		atomic_uint_fast64_t conns_accepted, conns_refused, conns_evicted, conns_timed_out;
 		atomic_uint_fast64_t frames_served, frames_rejected;
-		atomic_uint_fast64_t payload_buffered, payload_buffered_hwm;
+		atomic_uint_fast64_t payload_buffered, payload_buffered_hwm, auth_failures;
 		atomic_uint_fast64_t conns_opened, direct_deliveries, tcp_deliveries, tcp_failures;
 	} stats;
 };
@@ -87,6 +89,17 @@ void swnic_fabric_server_stop(struct swnic_fabric *fabric);
  * deadline passes; then shuts the socket down and sets done.
  */
 void *swnic_fabric_serve_conn(void *arg);
+
+/*
+ * swnic_fabric_auth.c: the connection handshake (hellos, and the shared-secret proofs
+ * when both sides have OPENGDA_SWNIC_SECRET). Server side: within sc's handshake deadline;
+ * false: the connection must close (logged); an authenticated connection becomes trusted.
+ * Client side, on a freshly connected fd: DOCA_SUCCESS, a transport error
+ * (TIME_OUT / CONNECTION_RESET) or DOCA_ERROR_NOT_PERMITTED (secrets do not match; logged).
+ */
+bool swnic_fabric_auth_server(struct swnic_server_conn *sc);
+doca_error_t swnic_fabric_auth_client(struct swnic_fabric *f, int fd, const struct swnic_endpoint *ep,
+				      uint64_t deadline);
 
 /* swnic_fabric_client.c: request / response over a pooled connection to ep. */
 doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *fabric, const struct swnic_endpoint *ep,

@@ -365,8 +365,10 @@ void *swnic_fabric_serve_conn(void *arg)
 	struct swnic_server_conn *sc = arg;
 	struct conn_buffers b = {NULL, 0};
 
-	while (serve_one(sc, &b))
-		;
+	if (swnic_fabric_auth_server(sc)) {
+		while (serve_one(sc, &b))
+			;
+	}
 	buf_resize(sc->fabric, &b, 0);
 	/* Wake up the peer now; the fd itself is closed by whoever joins this thread. */
 	shutdown(sc->fd, SHUT_RDWR);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "fabric_fixture.h"
 
+#include "swnic/swnic_fabric_frame.h"
 #include "swnic/swnic_gid.h"
 
 #include <arpa/inet.h>
@@ -209,7 +210,27 @@ static int connect_ep(const struct swnic_endpoint *ep)
 	return fd;
 }
 
-int ffx_connect_raw(const struct ffx *x)
+/* The client's half of a handshake without a secret; fd closed on failure. */
+static int hello(int fd)
+{
+	struct swnic_frame_hello h;
+	uint8_t buf[SWNIC_FRAME_HELLO_HDR_LEN];
+	char why[SWNIC_FRAME_WHY_LEN];
+
+	memset(&h, 0, sizeof(h));
+	memset(h.nonce, 0x5e, sizeof(h.nonce));
+	swnic_frame_encode_hello(&h, buf);
+	if (fd < 0 || send(fd, buf, sizeof(buf), MSG_NOSIGNAL) != (ssize_t)sizeof(buf) ||
+	    recv(fd, buf, sizeof(buf), MSG_WAITALL) != (ssize_t)sizeof(buf) ||
+	    swnic_frame_decode_hello(buf, sizeof(buf), &h, why, sizeof(why)) != DOCA_SUCCESS || h.secret) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int ffx_connect_silent(const struct ffx *x)
 {
 	struct swnic_endpoint ep;
 
@@ -218,13 +239,32 @@ int ffx_connect_raw(const struct ffx *x)
 	return connect_ep(&ep);
 }
 
+int ffx_connect_raw(const struct ffx *x)
+{
+	return hello(ffx_connect_silent(x));
+}
+
 int ffx_connect_gid(const uint8_t gid[16])
 {
 	struct swnic_endpoint ep;
 
 	if (swnic_gid_decode(gid, &ep) != DOCA_SUCCESS)
 		return -1;
-	return connect_ep(&ep);
+	return hello(connect_ep(&ep));
+}
+
+bool ffx_hello_serve(int fd)
+{
+	struct swnic_frame_hello h;
+	uint8_t buf[SWNIC_FRAME_HELLO_HDR_LEN];
+	char why[SWNIC_FRAME_WHY_LEN];
+
+	if (recv(fd, buf, sizeof(buf), MSG_WAITALL) != (ssize_t)sizeof(buf) ||
+	    swnic_frame_decode_hello(buf, sizeof(buf), &h, why, sizeof(why)) != DOCA_SUCCESS)
+		return false;
+	memset(&h, 0, sizeof(h));
+	swnic_frame_encode_hello(&h, buf);
+	return send(fd, buf, sizeof(buf), MSG_NOSIGNAL) == (ssize_t)sizeof(buf);
 }
 
 int ffx_listen_raw(uint8_t gid[16])

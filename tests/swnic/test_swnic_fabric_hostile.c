@@ -79,7 +79,7 @@ static void idle_crowd_does_not_lock_out_peer(void **state)
 	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
 	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
 	for (i = 0; i < CROWD; i++) {
-		fds[i] = ffx_connect_raw(&b);
+		fds[i] = ffx_connect_silent(&b);
 		assert_true(fds[i] >= 0);
 	}
 	start = ffx_now_ns();
@@ -146,7 +146,7 @@ static void stalled_frames_closed_after_deadline(void **state)
 		close(fd);
 	}
 	start = ffx_now_ns();
-	fd = ffx_connect_raw(&b);
+	fd = ffx_connect_silent(&b);
 	assert_true(fd >= 0);
 	if (!ffx_peer_closed(fd, 3000))
 		fail_msg("a silent connection stayed open");
