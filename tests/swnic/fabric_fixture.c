@@ -157,6 +157,15 @@ struct swnic_req ffx_req(uint8_t op, uint64_t raddr, uint32_t len)
 	return r;
 }
 
+struct swnic_fabric_stats ffx_stats(struct ffx *x)
+{
+	struct swnic_fabric_stats s;
+
+	memset(&s, 0, sizeof(s));
+	(void)swnic_fabric_get_stats(x->fabric, &s);
+	return s;
+}
+
 uint64_t ffx_now_ns(void)
 {
 	struct timespec ts;

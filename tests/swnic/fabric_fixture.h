@@ -53,6 +53,9 @@ void ffx_sync(struct ffx *x);
 /* A request with the fixture's defaults: dst_qpn 0x200, src_qpn 0x201, rkey FFX_RKEY. */
 struct swnic_req ffx_req(uint8_t op, uint64_t raddr, uint32_t len);
 
+/* x's fabric counters (all zero should the fabric be gone). */
+struct swnic_fabric_stats ffx_stats(struct ffx *x);
+
 /* CLOCK_MONOTONIC now, and milliseconds since start_ns. */
 uint64_t ffx_now_ns(void);
 uint64_t ffx_ms_since(uint64_t start_ns);

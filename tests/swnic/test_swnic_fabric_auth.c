@@ -24,14 +24,6 @@
 #define SECRET_B "correct horse battery stapler"
 #define SECRET_ENV "OPENGDA_SWNIC_SECRET"
 
-static struct swnic_fabric_stats stats_of(struct ffx *x)
-{
-	struct swnic_fabric_stats s;
-
-	assert_int_equal(swnic_fabric_get_stats(x->fabric, &s), DOCA_SUCCESS);
-	return s;
-}
-
 /* Creates x with secret (NULL: none). */
 static void create_with(struct ffx *x, uint32_t index, const char *secret)
 {
@@ -58,9 +50,9 @@ static void wait_auth_failures(struct ffx *b, uint64_t n)
 {
 	uint64_t start = ffx_now_ns();
 
-	while (stats_of(b).auth_failures < n && ffx_ms_since(start) < 3000)
+	while (ffx_stats(b).auth_failures < n && ffx_ms_since(start) < 3000)
 		usleep(1000);
-	assert_true(stats_of(b).auth_failures == n);
+	assert_true(ffx_stats(b).auth_failures == n);
 }
 
 static void assert_untouched(struct ffx *b)
@@ -68,7 +60,7 @@ static void assert_untouched(struct ffx *b)
 	size_t i;
 
 	assert_int_equal(atomic_load(&b->calls), 0);
-	assert_true(stats_of(b).frames_served == 0);
+	assert_true(ffx_stats(b).frames_served == 0);
 	ffx_sync(b);
 	for (i = 0; i < 4096; i++)
 		if (b->region[i] != 0xee)
@@ -88,7 +80,7 @@ static void auth_same_secret_talks(void **state)
 	ffx_sync(&b);
 	assert_int_equal(b.region[64], 0x3d);
 	assert_int_equal(b.region[64 + 255], 0x3d);
-	assert_true(stats_of(&b).auth_failures == 0);
+	assert_true(ffx_stats(&b).auth_failures == 0);
 	ffx_destroy(&a);
 	ffx_destroy(&b);
 }

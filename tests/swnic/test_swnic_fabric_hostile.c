@@ -23,14 +23,6 @@
 #define TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
 #define CROWD 300 /* strangers: more than SWNIC_FABRIC_MAX_SERVER_CONNS */
 
-static struct swnic_fabric_stats stats_of(struct ffx *x)
-{
-	struct swnic_fabric_stats s;
-
-	assert_int_equal(swnic_fabric_get_stats(x->fabric, &s), DOCA_SUCCESS);
-	return s;
-}
-
 /* Room for the crowd's descriptors and the server's own (about two per stranger). */
 static void raise_fd_limit(void)
 {
@@ -90,7 +82,7 @@ static void idle_crowd_does_not_lock_out_peer(void **state)
 	/* Idle past the strangers' deadline: the peer's pooled connection is still served. */
 	usleep(1700 * 1000);
 	peer_write(&a, &b, 4096, 0x32, TIMEOUT_NS);
-	assert_true(stats_of(&a).conns_opened == 1);
+	assert_true(ffx_stats(&a).conns_opened == 1);
 	/* The strangers are gone by now: their connections were closed. */
 	for (i = 0; i < CROWD; i++) {
 		if (!ffx_peer_closed(fds[i], 2000))
@@ -183,7 +175,7 @@ static void large_refused_write_answered(void **state)
 	req.rkey = FFX_RKEY + 1;
 	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
-	assert_true(stats_of(&b).payload_buffered_hwm == 0);
+	assert_true(ffx_stats(&b).payload_buffered_hwm == 0);
 	assert_int_equal(atomic_load(&b.calls), 0);
 	/* The next request opens a new connection and is served. */
 	peer_write(&a, &b, 0, 0x44, TIMEOUT_NS);
