@@ -89,31 +89,33 @@ static doca_error_t buf_resize(struct swnic_fabric *f, struct conn_buffers *b, s
 	return DOCA_SUCCESS;
 }
 
-/* Receives len payload bytes into b->payload, growing it as data arrives. */
-static doca_error_t recv_payload(struct swnic_server_conn *sc, struct conn_buffers *b, uint32_t len)
+/* Receives len payload bytes into b->payload, growing it as data arrives; *done: how many came. */
+static doca_error_t recv_payload(struct swnic_server_conn *sc, struct conn_buffers *b, uint32_t len, size_t *done_out)
 {
 	size_t done = 0;
+	doca_error_t err = DOCA_SUCCESS;
 
 	while (done < len) {
 		size_t got = 0;
 		size_t upto;
-		doca_error_t err;
 
 		if (done == b->payload_cap) {
 			size_t n = b->payload_cap ? b->payload_cap * 2 : PAYLOAD_FIRST_CHUNK;
 
 			if (n > len)
 				n = len;
-			if (buf_resize(sc->fabric, b, n) != DOCA_SUCCESS)
-				return DOCA_ERROR_NO_MEMORY;
+			err = buf_resize(sc->fabric, b, n);
+			if (err != DOCA_SUCCESS)
+				break;
 		}
 		upto = b->payload_cap < len ? b->payload_cap : len;
 		err = swnic_sock_recv_all(sc->fd, b->payload + done, upto - done, frame_deadline(sc, false), &got);
 		done += got;
 		if (err != DOCA_SUCCESS)
-			return err;
+			break;
 	}
-	return DOCA_SUCCESS;
+	*done_out = done;
+	return err;
 }
 
 static doca_error_t send_response(struct swnic_server_conn *sc, uint64_t id, const struct swnic_resp *resp,
@@ -145,7 +147,10 @@ static void recv_failed(struct swnic_server_conn *sc, doca_error_t err, const ch
 			      f->nic->name, what, sc->peer, got, want);
 		return;
 	}
-	snprintf(why, sizeof(why), "truncated %s: %zu of %zu bytes", what, got, want);
+	if (err == DOCA_ERROR_NO_MEMORY)
+		snprintf(why, sizeof(why), "no memory for the %s after %zu of %zu bytes", what, got, want);
+	else
+		snprintf(why, sizeof(why), "truncated %s: %zu of %zu bytes", what, got, want);
 	reject(sc, why);
 }
 
@@ -248,13 +253,14 @@ static bool refuse(struct swnic_server_conn *sc, struct conn_buffers *b, const s
 	struct swnic_fabric *f = sc->fabric;
 	struct swnic_resp resp;
 	doca_error_t err;
+	size_t got;
 
 	memset(&resp, 0, sizeof(resp));
 	resp.status = status;
 	if (prefix->payload_len <= SWNIC_FABRIC_DRAIN_MAX) {
-		err = recv_payload(sc, b, prefix->payload_len);
+		err = recv_payload(sc, b, prefix->payload_len, &got);
 		if (err != DOCA_SUCCESS) {
-			recv_failed(sc, err, "payload", 0, prefix->payload_len);
+			recv_failed(sc, err, "payload", got, prefix->payload_len);
 			return false;
 		}
 		return answer(sc, prefix, &resp, NULL);
@@ -280,14 +286,15 @@ static bool serve_streamed(struct swnic_server_conn *sc, struct conn_buffers *b,
 	struct swnic_resp resp;
 	uint32_t off = 0;
 	doca_error_t err;
+	size_t got;
 
 	memset(&resp, 0, sizeof(resp));
 	while (off < req->len && resp.status == SWNIC_RESP_ACK) {
 		uint32_t n = req->len - off < SWNIC_FABRIC_STREAM_CHUNK ? req->len - off : SWNIC_FABRIC_STREAM_CHUNK;
 
-		err = recv_payload(sc, b, n);
+		err = recv_payload(sc, b, n, &got);
 		if (err != DOCA_SUCCESS) {
-			recv_failed(sc, err, "payload", off, req->len);
+			recv_failed(sc, err, "payload", off + got, req->len);
 			return false;
 		}
 		part.raddr = req->raddr + off;
@@ -317,6 +324,7 @@ static bool serve_one(struct swnic_server_conn *sc, struct conn_buffers *b)
 	struct swnic_resp resp;
 	void *read_buf = NULL;
 	doca_error_t err;
+	size_t got;
 	bool ok;
 
 	if (!read_request(sc, &prefix, &req))
@@ -335,10 +343,9 @@ static bool serve_one(struct swnic_server_conn *sc, struct conn_buffers *b)
 			return refuse(sc, b, &prefix, SWNIC_RESP_NAK_INVALID_REQ);
 		}
 	}
-	err = recv_payload(sc, b, prefix.payload_len);
+	err = recv_payload(sc, b, prefix.payload_len, &got);
 	if (err != DOCA_SUCCESS) {
-		/* got is not tracked across chunks: say what was announced. */
-		recv_failed(sc, err, "payload", 0, prefix.payload_len);
+		recv_failed(sc, err, "payload", got, prefix.payload_len);
 		return false;
 	}
 	req.payload = prefix.payload_len > 0 ? b->payload : NULL;

@@ -183,11 +183,37 @@ static void large_peer_write_streams_and_lands(void **state)
 	free(data);
 }
 
+/*
+ * A peer's SEND over the buffering limit is refused from its header (NAK_INVALID_REQ),
+ * before any of it is buffered; the connection closes.
+ */
+static void oversized_send_refused_unbuffered(void **state)
+{
+	struct swnic_req req;
+	struct fnx x;
+	int fd;
+
+	(void)state;
+	fnx_open(&x, 0);
+	req = peer_write(&x, 0, SWNIC_FABRIC_MAX_BUFFERED + 1, 0);
+	req.op = SWNIC_REQ_SEND;
+	req.raddr = 0;
+	req.rkey = 0;
+	fd = send_header(&x, &req);
+	assert_int_equal(answer_of(fd), SWNIC_RESP_NAK_INVALID_REQ);
+	assert_true(ffx_peer_closed(fd, ANSWER_MS));
+	close(fd);
+	assert_true(stats_of(0).payload_buffered_hwm == 0);
+	fnx_close(&x);
+	free(x.region);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(huge_refused_writes_cost_no_memory),
 		cmocka_unit_test(large_peer_write_streams_and_lands),
+		cmocka_unit_test(oversized_send_refused_unbuffered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
