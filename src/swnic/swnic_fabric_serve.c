@@ -7,7 +7,7 @@
  *
  * Payload memory: a request is judged from its header (swnic_responder_check) before its
  * payload is read, so a stranger's or a refused request costs none (docs/swnic.md §11.4):
- * a small refused payload is read and dropped, a large one not read (answer, then close).
+ * a small refused payload is read and dropped, a large one not kept (answer, then close).
  * A large WRITE streams into its target a chunk at a time; other payloads are buffered
  * whole up to SWNIC_FABRIC_MAX_BUFFERED.
  *
@@ -33,6 +33,7 @@
 
 #define PAYLOAD_FIRST_CHUNK (64u * 1024u)
 #define PAYLOAD_KEEP_MAX (1u << 20) /* larger buffers are freed after their frame */
+#define LINGER_MS 1000u /* longest drop of an unread payload before a close (linger_close) */
 
 struct conn_buffers {
 	uint8_t *payload;
@@ -243,6 +244,24 @@ static bool answer(struct swnic_server_conn *sc, const struct swnic_frame_prefix
 }
 
 /*
+ * Ends a connection whose peer may still be sending a payload nobody will read. Closing
+ * with unread bytes would reset the connection, and a reset may discard the answer just
+ * sent before the peer reads it; so the answer is followed by a FIN, and what the peer
+ * still sends is dropped through a small scratch buffer (never kept) until it stops or
+ * LINGER_MS pass.
+ */
+static void linger_close(struct swnic_server_conn *sc)
+{
+	uint8_t scratch[16384];
+	uint64_t deadline = swnic_deadline_after(LINGER_MS * 1000000ull);
+	size_t got;
+
+	shutdown(sc->fd, SHUT_WR);
+	while (swnic_sock_recv_all(sc->fd, scratch, sizeof(scratch), deadline, &got) == DOCA_SUCCESS)
+		;
+}
+
+/*
  * A request refused from its header: its payload is never executed. A small one is read
  * and dropped, so a peer's NAK costs no reconnection; a large one is not read at all: the
  * answer goes out and the connection closes.
@@ -267,7 +286,8 @@ static bool refuse(struct swnic_server_conn *sc, struct conn_buffers *b, const s
 	}
 	OGDA_LOG_WARN("%s: fabric: request from %s refused (status %u) before its %u-byte payload; closing the connection",
 		      f->nic->name, sc->peer, status, prefix->payload_len);
-	answer(sc, prefix, &resp, NULL);
+	if (answer(sc, prefix, &resp, NULL))
+		linger_close(sc);
 	return false;
 }
 
@@ -309,6 +329,7 @@ static bool serve_streamed(struct swnic_server_conn *sc, struct conn_buffers *b,
 	if (off < req->len) {
 		OGDA_LOG_DBG("%s: fabric: WRITE from %s refused after %u of %u bytes; closing the connection",
 			     f->nic->name, sc->peer, off, req->len);
+		linger_close(sc);
 		return false;
 	}
 	return true;

@@ -23,16 +23,16 @@
 #define TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
 #define CROWD 300 /* strangers: more than SWNIC_FABRIC_MAX_SERVER_CONNS */
 
-/* Room for the crowd's descriptors and the server's own (about two per stranger). */
+/* Room for two crowds' descriptors and the server's own (at most one per connection served). */
 static void raise_fd_limit(void)
 {
 	struct rlimit rl;
 
 	assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
-	if (rl.rlim_cur < 3 * CROWD) {
-		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 3 * CROWD)
+	if (rl.rlim_cur < 4 * CROWD) {
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 4 * CROWD)
 			skip();
-		rl.rlim_cur = 3 * CROWD;
+		rl.rlim_cur = 4 * CROWD;
 		assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	}
 }
@@ -52,46 +52,91 @@ static void peer_write(struct ffx *a, struct ffx *b, uint64_t off, uint8_t fill,
 	assert_memory_equal(b->region + off, data, sizeof(data));
 }
 
+/* Waits (up to 5 s) until b has accepted n connections. */
+static void wait_accepted(struct ffx *b, uint64_t n)
+{
+	uint64_t start = ffx_now_ns();
+
+	while (ffx_stats(b).conns_accepted < n && ffx_ms_since(start) < 5000)
+		usleep(500);
+	assert_true(ffx_stats(b).conns_accepted >= n);
+}
+
 /*
- * 300 strangers connect and say nothing: more than the server serves at once. A peer
- * still gets its WRITE through at once (the oldest stranger makes room), long before the
- * strangers' handshake deadline would have freed anything. The peer's connection, having
- * completed an exchange, then outlives that deadline while idle.
+ * CROWD silent strangers connect to b. Paced so that the listen backlog never overflows
+ * (the kernel would then delay connects by SYN retries, not the server).
+ */
+static void connect_crowd(struct ffx *b, int *fds)
+{
+	uint64_t base = ffx_stats(b).conns_accepted;
+	int i;
+
+	for (i = 0; i < CROWD; i++) {
+		if (i % 16 == 0)
+			wait_accepted(b, base + (uint64_t)i);
+		fds[i] = ffx_connect_silent(b);
+		assert_true(fds[i] >= 0);
+	}
+	wait_accepted(b, base + CROWD);
+}
+
+/*
+ * 300 strangers connect and say nothing: more than the server serves at once, and their
+ * handshake deadline is far away, so only eviction can make room. A peer still gets its
+ * WRITE through at once (the oldest stranger makes room). A second crowd then evicts
+ * strangers only, never the peer's connection, which has completed an exchange.
  */
 static void idle_crowd_does_not_lock_out_peer(void **state)
 {
-	static int fds[CROWD];
+	static int fds[CROWD], more[CROWD];
 	struct ffx a, b;
 	uint64_t start;
 	int i;
 
 	(void)state;
 	raise_fd_limit();
-	setenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS", "1500", 1);
+	setenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS", "60000", 1);
 	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
 	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
-	for (i = 0; i < CROWD; i++) {
-		fds[i] = ffx_connect_silent(&b);
-		assert_true(fds[i] >= 0);
-	}
+	unsetenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS");
+	connect_crowd(&b, fds);
 	start = ffx_now_ns();
 	peer_write(&a, &b, 0, 0x31, 1000ull * 1000 * 1000);
 	if (ffx_ms_since(start) > 1000)
 		fail_msg("the peer waited %llu ms behind idle strangers", (unsigned long long)ffx_ms_since(start));
+	assert_true(ffx_stats(&b).conns_evicted == CROWD + 1 - SWNIC_FABRIC_MAX_SERVER_CONNS);
+	assert_true(ffx_stats(&b).conns_timed_out == 0);
+	assert_true(ffx_peer_closed(fds[0], 1000)); /* the oldest stranger made room */
 
-	/* Idle past the strangers' deadline: the peer's pooled connection is still served. */
-	usleep(1700 * 1000);
-	peer_write(&a, &b, 4096, 0x32, TIMEOUT_NS);
+	connect_crowd(&b, more);
+	assert_true(ffx_stats(&b).conns_evicted == 2 * CROWD + 1 - SWNIC_FABRIC_MAX_SERVER_CONNS);
+	peer_write(&a, &b, 8192, 0x33, TIMEOUT_NS);
 	assert_true(ffx_stats(&a).conns_opened == 1);
-	/* The strangers are gone by now: their connections were closed. */
 	for (i = 0; i < CROWD; i++) {
-		if (!ffx_peer_closed(fds[i], 2000))
-			fail_msg("stranger %d still connected", i);
 		close(fds[i]);
+		close(more[i]);
 	}
 	ffx_destroy(&a);
 	ffx_destroy(&b);
+}
+
+/* A peer's pooled connection, having completed an exchange, outlives the handshake deadline while idle. */
+static void peer_connection_outlives_handshake_deadline(void **state)
+{
+	struct ffx a, b;
+
+	(void)state;
+	setenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS", "200", 1);
+	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
 	unsetenv("OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS");
+	peer_write(&a, &b, 0, 0x31, TIMEOUT_NS);
+	usleep(400 * 1000);
+	peer_write(&a, &b, 4096, 0x32, TIMEOUT_NS);
+	assert_true(ffx_stats(&a).conns_opened == 1);
+	assert_true(ffx_stats(&b).conns_timed_out == 0);
+	ffx_destroy(&a);
+	ffx_destroy(&b);
 }
 
 /* Sends the first bytes of a valid 4 KiB WRITE frame, then nothing more. */
@@ -188,6 +233,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(idle_crowd_does_not_lock_out_peer),
+		cmocka_unit_test(peer_connection_outlives_handshake_deadline),
 		cmocka_unit_test(stalled_frames_closed_after_deadline),
 		cmocka_unit_test(large_refused_write_answered),
 	};
