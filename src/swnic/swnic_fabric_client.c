@@ -129,8 +129,9 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 
 /*
  * One request / response exchange on c. Any error leaves the connection unusable, and so
- * does a request the server refused from its header: it answers without reading a large
- * payload and closes, so the send may fail while the answer is already on its way.
+ * does a request the server refused from its header: it answers without keeping a large
+ * payload and closes (the answer says so), so the send may even fail while the answer is
+ * already on its way.
  */
 static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c, const struct swnic_req *req,
 			     struct swnic_resp *resp, void *read_buf, uint64_t deadline, bool *reusable)
@@ -140,6 +141,7 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	struct iovec iov[2];
 	char why[SWNIC_FRAME_WHY_LEN];
 	uint64_t id = atomic_fetch_add(&f->next_request_id, 1);
+	bool sent_all;
 	doca_error_t err;
 
 	err = swnic_frame_encode_req(id, req, f->max_msg, hdr);
@@ -150,13 +152,14 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	iov[1].iov_base = (void *)(uintptr_t)req->payload;
 	iov[1].iov_len = swnic_req_payload_len(req);
 	err = swnic_sock_send_all(c->fd, iov, 2, deadline);
-	*reusable = err == DOCA_SUCCESS;
+	sent_all = err == DOCA_SUCCESS;
+	*reusable = false;
 	if (err != DOCA_SUCCESS && err != DOCA_ERROR_CONNECTION_RESET)
 		return err;
 
 	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN, deadline, NULL);
 	if (err != DOCA_SUCCESS)
-		return *reusable ? err : DOCA_ERROR_CONNECTION_RESET;
+		return sent_all ? err : DOCA_ERROR_CONNECTION_RESET;
 	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
 	if (err == DOCA_SUCCESS && prefix.type != SWNIC_FRAME_RESP) {
 		snprintf(why, sizeof(why), "frame type %u where a response was expected", prefix.type);
@@ -171,7 +174,7 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	}
 	if (err == DOCA_SUCCESS)
 		err = swnic_frame_check_resp(req, id, &prefix, resp, why, sizeof(why));
-	if (err == DOCA_SUCCESS && !*reusable && resp->status == SWNIC_RESP_ACK) {
+	if (err == DOCA_SUCCESS && !sent_all && resp->status == SWNIC_RESP_ACK) {
 		snprintf(why, sizeof(why), "an ACK to a request whose payload was not all sent");
 		err = DOCA_ERROR_INVALID_VALUE;
 	}
@@ -190,6 +193,8 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 		if (err != DOCA_SUCCESS)
 			return err;
 	}
+	/* Reused only when all was sent and the server keeps the connection. */
+	*reusable = sent_all && (prefix.flags & SWNIC_FRAME_FLAG_CLOSING) == 0;
 	return DOCA_SUCCESS;
 }
 

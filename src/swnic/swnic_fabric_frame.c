@@ -217,7 +217,7 @@ doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t 
 				       struct swnic_frame_prefix *prefix, char *why, size_t why_cap)
 {
 	uint32_t magic;
-	uint16_t expect_len;
+	uint16_t expect_len, flags;
 
 	if (buf == NULL || prefix == NULL)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "NULL argument");
@@ -247,7 +247,9 @@ doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t 
 	default:
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "unknown frame type %u", buf[OFF_TYPE]);
 	}
-	if (ogda_load_be16(buf + OFF_FLAGS) != 0 || ogda_load_be16(buf + OFF_RSVD0) != 0)
+	flags = ogda_load_be16(buf + OFF_FLAGS);
+	if ((flags & ~(buf[OFF_TYPE] == SWNIC_FRAME_RESP ? SWNIC_FRAME_FLAG_CLOSING : 0u)) != 0 ||
+	    ogda_load_be16(buf + OFF_RSVD0) != 0)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "undefined flags 0x%04x / reserved 0x%04x",
 			    ogda_load_be16(buf + OFF_FLAGS), ogda_load_be16(buf + OFF_RSVD0));
 	if (ogda_load_be16(buf + OFF_HDR_LEN) != expect_len)
@@ -257,6 +259,7 @@ doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t 
 		return fail(DOCA_ERROR_TOO_BIG, why, why_cap, "payload length %u over the limit %llu",
 			    ogda_load_be32(buf + OFF_PAYLOAD_LEN), (unsigned long long)max_msg);
 	prefix->version = buf[OFF_VERSION];
+	prefix->flags = flags;
 	prefix->type = buf[OFF_TYPE];
 	prefix->header_len = expect_len;
 	prefix->payload_len = ogda_load_be32(buf + OFF_PAYLOAD_LEN);
@@ -345,6 +348,11 @@ doca_error_t swnic_frame_decode_resp(const uint8_t *buf, size_t len, uint64_t ma
 	resp->read_len = read_len;
 	resp->atomic_orig = ogda_load_be64(buf + OFF_ATOMIC_ORIG);
 	return DOCA_SUCCESS;
+}
+
+void swnic_frame_mark_closing(uint8_t hdr[SWNIC_FRAME_RESP_HDR_LEN])
+{
+	ogda_store_be16(hdr + OFF_FLAGS, ogda_load_be16(hdr + OFF_FLAGS) | SWNIC_FRAME_FLAG_CLOSING);
 }
 
 void swnic_frame_encode_hello(const struct swnic_frame_hello *hello, uint8_t hdr[SWNIC_FRAME_HELLO_HDR_LEN])

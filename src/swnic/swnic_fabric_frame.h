@@ -8,7 +8,8 @@
  *     0  magic        "OGDF" (0x4f474446)
  *     4  version      SWNIC_FRAME_VERSION (2)
  *     5  type         1 = request, 2 = response, 3 = hello, 4 = auth
- *     6  flags        0 (no flag is defined in version 2)
+ *     6  flags        bit 0 (responses only): the server closes the connection after
+ *                     this response (SWNIC_FRAME_FLAG_CLOSING); other bits 0
  *     8  header_len   bytes of the whole header: 112 request, 40 response, 96 hello, 56 auth
  *     10 reserved     0
  *     12 payload_len  bytes after the header
@@ -56,6 +57,7 @@
 #define SWNIC_FRAME_MAX_HDR_LEN SWNIC_FRAME_REQ_HDR_LEN
 #define SWNIC_FRAME_WHY_LEN 128u
 #define SWNIC_FRAME_REQ_FLAG_SOLICITED 0x01u /* request byte 26: the WQE had SE */
+#define SWNIC_FRAME_FLAG_CLOSING 0x0001u /* prefix flags of a response: the connection ends after it */
 
 enum swnic_frame_type {
 	SWNIC_FRAME_REQ = 1,
@@ -74,6 +76,7 @@ struct swnic_frame_hello {
 struct swnic_frame_prefix {
 	uint8_t version;
 	uint8_t type;          /* enum swnic_frame_type */
+	uint16_t flags;        /* SWNIC_FRAME_FLAG_CLOSING on a response, else 0 */
 	uint16_t header_len;
 	uint32_t payload_len;
 	uint64_t request_id;
@@ -107,10 +110,12 @@ doca_error_t swnic_frame_encode_req(uint64_t request_id, const struct swnic_req 
 /* Writes the response header (SWNIC_FRAME_RESP_HDR_LEN bytes); read_len bytes of read data follow. */
 doca_error_t swnic_frame_encode_resp(uint64_t request_id, const struct swnic_resp *resp, uint64_t max_msg,
 				     uint8_t hdr[SWNIC_FRAME_RESP_HDR_LEN]);
+/* Marks an encoded response header: the server closes the connection after it. */
+void swnic_frame_mark_closing(uint8_t hdr[SWNIC_FRAME_RESP_HDR_LEN]);
 
 /*
  * Validates the common prefix in buf[0 .. len): length, magic, version
- * (DOCA_ERROR_UNSUPPORTED_VERSION), type, flags, reserved bits, header_len for the type,
+ * (DOCA_ERROR_UNSUPPORTED_VERSION), type, flags (CLOSING on responses only), reserved bits, header_len for the type,
  * payload_len <= max_msg (DOCA_ERROR_TOO_BIG). Everything else: DOCA_ERROR_INVALID_VALUE.
  */
 doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t max_msg,

@@ -119,8 +119,9 @@ static doca_error_t recv_payload(struct swnic_server_conn *sc, struct conn_buffe
 	return err;
 }
 
+/* closing: the connection ends after this response; the peer must not send on it again. */
 static doca_error_t send_response(struct swnic_server_conn *sc, uint64_t id, const struct swnic_resp *resp,
-				  void *read_buf)
+				  void *read_buf, bool closing)
 {
 	uint8_t hdr[SWNIC_FRAME_RESP_HDR_LEN];
 	struct iovec iov[2];
@@ -129,6 +130,8 @@ static doca_error_t send_response(struct swnic_server_conn *sc, uint64_t id, con
 	err = swnic_frame_encode_resp(id, resp, sc->fabric->max_msg, hdr);
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (closing)
+		swnic_frame_mark_closing(hdr);
 	iov[0].iov_base = hdr;
 	iov[0].iov_len = sizeof(hdr);
 	iov[1].iov_base = read_buf;
@@ -226,7 +229,7 @@ static void check_header(struct swnic_fabric *f, const struct swnic_req *req, st
 
 /* Sends the answer to a request and counts it served. false: the connection is finished. */
 static bool answer(struct swnic_server_conn *sc, const struct swnic_frame_prefix *prefix,
-		   const struct swnic_resp *resp, void *read_buf)
+		   const struct swnic_resp *resp, void *read_buf, bool closing)
 {
 	struct swnic_fabric *f = sc->fabric;
 	doca_error_t err;
@@ -234,7 +237,7 @@ static bool answer(struct swnic_server_conn *sc, const struct swnic_frame_prefix
 	atomic_fetch_add(&f->stats.frames_served, 1);
 	if (resp->status != SWNIC_RESP_NO_QP)
 		atomic_store(&sc->trusted, true);
-	err = send_response(sc, prefix->request_id, resp, read_buf);
+	err = send_response(sc, prefix->request_id, resp, read_buf, closing);
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_DBG("%s: fabric: response to %s not sent: %s", f->nic->name, sc->peer,
 			     doca_error_get_name(err));
@@ -282,11 +285,11 @@ static bool refuse(struct swnic_server_conn *sc, struct conn_buffers *b, const s
 			recv_failed(sc, err, "payload", got, prefix->payload_len);
 			return false;
 		}
-		return answer(sc, prefix, &resp, NULL);
+		return answer(sc, prefix, &resp, NULL, false);
 	}
 	OGDA_LOG_WARN("%s: fabric: request from %s refused (status %u) before its %u-byte payload; closing the connection",
 		      f->nic->name, sc->peer, status, prefix->payload_len);
-	if (answer(sc, prefix, &resp, NULL))
+	if (answer(sc, prefix, &resp, NULL, true))
 		linger_close(sc);
 	return false;
 }
@@ -324,7 +327,7 @@ static bool serve_streamed(struct swnic_server_conn *sc, struct conn_buffers *b,
 		swnic_fabric_respond(f->nic, f, &part, &resp, NULL);
 		off += n;
 	}
-	if (!answer(sc, prefix, &resp, NULL))
+	if (!answer(sc, prefix, &resp, NULL, off < req->len))
 		return false;
 	if (off < req->len) {
 		OGDA_LOG_DBG("%s: fabric: WRITE from %s refused after %u of %u bytes; closing the connection",
@@ -381,7 +384,7 @@ static bool serve_one(struct swnic_server_conn *sc, struct conn_buffers *b)
 	}
 	if (read_buf != NULL || req.op != SWNIC_REQ_READ || req.len == 0)
 		swnic_fabric_respond(f->nic, f, &req, &resp, read_buf);
-	ok = answer(sc, &prefix, &resp, read_buf);
+	ok = answer(sc, &prefix, &resp, read_buf, false);
 	free(read_buf);
 	if (b->payload_cap > PAYLOAD_KEEP_MAX)
 		buf_resize(f, b, 0);

@@ -599,6 +599,32 @@ static void frame_fuzz_accepts_only_canonical(void **state)
 	assert_true(rejected > 1000);
 }
 
+/* The closing flag: on a response it decodes; on any other frame it is an undefined flag. */
+static void frame_closing_flag_responses_only(void **state)
+{
+	struct swnic_resp resp = {.status = SWNIC_RESP_NAK_REMOTE_ACCESS};
+	struct swnic_req r = sample_req(SWNIC_REQ_WRITE);
+	uint8_t buf[SWNIC_FRAME_REQ_HDR_LEN + 4096];
+	char why[SWNIC_FRAME_WHY_LEN];
+	struct swnic_frame f;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(swnic_frame_encode_resp(3, &resp, CAP, buf), DOCA_SUCCESS);
+	swnic_frame_mark_closing(buf);
+	assert_int_equal(buf[6], 0);
+	assert_int_equal(buf[7], SWNIC_FRAME_FLAG_CLOSING);
+	assert_int_equal(swnic_frame_parse(buf, SWNIC_FRAME_RESP_HDR_LEN, CAP, &f, why, sizeof(why)), DOCA_SUCCESS);
+	assert_int_equal(f.prefix.flags, SWNIC_FRAME_FLAG_CLOSING);
+	assert_int_equal(f.resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
+	buf[7] = 0x02; /* undefined */
+	assert_int_equal(parse(buf, SWNIC_FRAME_RESP_HDR_LEN, why), DOCA_ERROR_INVALID_VALUE);
+
+	n = build_req_frame(&r, 4, buf);
+	buf[7] = SWNIC_FRAME_FLAG_CLOSING;
+	assert_int_equal(parse(buf, n, why), DOCA_ERROR_INVALID_VALUE);
+}
+
 /* Hello and auth frames: exact bytes, round trip, and every defect refused. */
 static void frame_handshake_exact_bytes_and_defects(void **state)
 {
@@ -684,6 +710,7 @@ int main(void)
 		cmocka_unit_test(frame_rejects_bad_responses),
 		cmocka_unit_test(frame_fuzz_accepts_only_canonical),
 		cmocka_unit_test(frame_handshake_exact_bytes_and_defects),
+		cmocka_unit_test(frame_closing_flag_responses_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

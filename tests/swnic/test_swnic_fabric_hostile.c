@@ -222,8 +222,9 @@ static void large_refused_write_answered(void **state)
 	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
 	assert_true(ffx_stats(&b).payload_buffered_hwm == 0);
 	assert_int_equal(atomic_load(&b.calls), 0);
-	/* The next request opens a new connection and is served. */
+	/* The answer said the connection ends: the next request opens a new one and is served. */
 	peer_write(&a, &b, 0, 0x44, TIMEOUT_NS);
+	assert_true(ffx_stats(&a).conns_opened == 2);
 	ffx_destroy(&a);
 	ffx_destroy(&b);
 	free(data);
