@@ -12,8 +12,10 @@
  * whole up to SWNIC_FABRIC_MAX_BUFFERED.
  *
  * Deadlines, so that nobody can hold a serving thread for free:
- *  - handshake: until one of its requests has passed the responder's admission, a
- *    connection must deliver every request header before accept + the handshake timeout;
+ *  - handshake: until it has authenticated with the shared secret (swnic_fabric_auth.c)
+ *    or one of its requests has passed the responder's admission, a connection must
+ *    complete the handshake and deliver every request header before accept + the
+ *    handshake timeout;
  *    a stranger that connects and idles, or only asks for QPs that are not its own, is
  *    closed then. A peer's connection (trusted) may then idle between frames for ever:
  *    requesters pool their connections.
