@@ -26,6 +26,7 @@
 #include "doca_error.h"
 #include "prm/prm_hca_cap.h"
 #include "prm/prm_qpc.h"
+#include "swnic/swnic_qpn_alloc.h"
 #include "swnic/swnic_table.h"
 
 #include <pthread.h>
@@ -184,6 +185,12 @@ struct swnic_qp {
 	uint8_t log_rra_max, log_sra_max;
 	uint8_t port;
 
+	/* responder sequence (swnic_exec_resp_peer.c): one request at a time per QP */
+	pthread_mutex_t resp_lock;
+	bool resp_atomic_valid;        /* the last executed request was an atomic: */
+	uint32_t resp_atomic_psn;      /* its PSN */
+	uint64_t resp_atomic_orig;     /* and its result, for a duplicate of it */
+
 	struct swnic_qp_counters counters;
 	atomic_uint refs;              /* engine + in-flight responder calls */
 };
@@ -251,6 +258,22 @@ struct swnic_resp {
 doca_error_t swnic_responder_execute(struct swnic *nic, const struct swnic_req *req, struct swnic_resp *resp,
 				     void *read_buf);
 
+/* What the responder says of a request from its header alone (swnic_responder_check). */
+struct swnic_req_verdict {
+	uint8_t status;                /* enum swnic_resp_status: ACK, the payload may come */
+	uint32_t mtu_bytes;            /* the QP's path MTU in bytes: PSNs per byte of a message */
+};
+
+/*
+ * Judges req as swnic_responder_execute would up to (not including) touching memory or
+ * consuming a receive WQE: QP and state, connected peer and PSN (a duplicate passes),
+ * transport, message size, the QP's right and the rkey's MR, range and right for the
+ * whole message. req->payload is not read. Executes nothing, advances nothing; a refusal
+ * raises the async event execution would have raised. For the fabric server, so that a
+ * payload is accepted only for a request that may land.
+ */
+doca_error_t swnic_responder_check(struct swnic *nic, const struct swnic_req *req, struct swnic_req_verdict *verdict);
+
 /*
  * A QP in ERR: completes every receive WQE posted to its own RQ and not yet consumed with
  * a RESP_ERR / WR_FLUSH_ERR CQE on its receive CQ, in RQ order; *flushed (may be NULL)
@@ -269,7 +292,8 @@ struct swnic {
 	char name[32];                 /* "swnic0" */
 	uint32_t index;
 	pthread_rwlock_t lock;         /* the object tables below */
-	struct swnic_table pds, umems, uars, mrs, cqs, qps, srqs;
+	struct swnic_table pds, umems, uars, mrs, cqs, srqs;
+	struct swnic_qpn_table qps;     /* random QPNs (swnic_qpn_alloc.h) */
 	struct prm_hca_cap_general cap_general;
 	struct prm_hca_cap_roce cap_roce;
 	struct prm_hca_cap_atomic cap_atomic;

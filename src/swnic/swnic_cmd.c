@@ -390,15 +390,15 @@ void swnic_cmd_release_all(struct swnic *nic)
 
 	/* QPs first: they hold references on the CQs, RMPs and memory below. */
 	for (i = 0; i < nic->qps.cap; i++)
-		if (nic->qps.slots[i] != NULL)
-			swnic_cmd_qp_free(nic->qps.slots[i]);
+		if (nic->qps.slots[i].qpn != 0)
+			swnic_cmd_qp_free(nic->qps.slots[i].obj);
 	for (i = 0; i < nic->srqs.cap; i++)
 		if (nic->srqs.slots[i] != NULL)
 			swnic_cmd_srq_free(nic->srqs.slots[i]);
 	for (i = 0; i < nic->cqs.cap; i++)
 		if (nic->cqs.slots[i] != NULL)
 			swnic_cmd_cq_free(nic->cqs.slots[i]);
-	swnic_table_fini(&nic->qps);
+	swnic_qpn_table_fini(&nic->qps);
 	swnic_table_fini(&nic->srqs);
 	swnic_table_fini(&nic->cqs);
 }

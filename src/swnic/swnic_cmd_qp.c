@@ -38,6 +38,7 @@ void swnic_cmd_qp_free(struct swnic_qp_obj *o)
 		atomic_fetch_sub(&qp->wq_umem->refs, 1);
 	atomic_fetch_sub(&qp->dbr_umem->refs, 1);
 	pthread_mutex_destroy(&qp->rq.lock);
+	pthread_mutex_destroy(&qp->resp_lock);
 	pthread_mutex_destroy(&qp->lock);
 	free(o);
 }
@@ -151,6 +152,7 @@ static void qp_init(struct swnic_qp_obj *o, struct swnic *nic, const struct prm_
 
 	qp->nic = nic;
 	pthread_mutex_init(&qp->lock, NULL);
+	pthread_mutex_init(&qp->resp_lock, NULL);
 	atomic_init(&qp->state, PRM_QP_STATE_RST);
 	qp->st = q->st;
 	qp->pd = r->pd;
@@ -224,7 +226,7 @@ uint8_t swnic_cmd_create_qp(struct swnic_cmd *c)
 	pthread_rwlock_wrlock(&nic->lock);
 	st = lookup_refs(c, &p, rq_bytes + sq_bytes, &r);
 	if (st == PRM_STATUS_OK) {
-		err = swnic_table_insert(&nic->qps, o, &qpn);
+		err = swnic_qpn_table_insert(&nic->qps, o, &qpn);
 		if (err != DOCA_SUCCESS)
 			st = swnic_cmd_table_fail(c, err, "QP");
 	}
@@ -241,7 +243,7 @@ uint8_t swnic_cmd_create_qp(struct swnic_cmd *c)
 	err = swnic_engine_attach_qp(nic->engine, &o->qp);
 	if (err != DOCA_SUCCESS) {
 		pthread_rwlock_wrlock(&nic->lock);
-		swnic_table_remove(&nic->qps, qpn);
+		swnic_qpn_table_remove(&nic->qps, qpn);
 		pthread_rwlock_unlock(&nic->lock);
 		swnic_cmd_qp_free(o);
 		return swnic_cmd_fail(c, PRM_STATUS_INTERNAL_ERR, SWNIC_SYND_INTERNAL, "the engine refused the QP: %s",
@@ -281,7 +283,7 @@ uint8_t swnic_cmd_destroy_qp(struct swnic_cmd *c)
 		return swnic_cmd_malformed(c);
 	/* Out of the table first, so no new lookups find it; then the engine and responders let go. */
 	pthread_rwlock_wrlock(&nic->lock);
-	o = swnic_table_remove(&nic->qps, qpn);
+	o = swnic_qpn_table_remove(&nic->qps, qpn);
 	pthread_rwlock_unlock(&nic->lock);
 	if (o == NULL)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_QPN, "no QP 0x%x", qpn);

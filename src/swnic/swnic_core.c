@@ -180,7 +180,7 @@ static doca_error_t nic_create(uint32_t index, struct swnic **out)
 	swnic_table_init(&nic->uars, SWNIC_UAR_BASE, SWNIC_MAX_UARS);
 	swnic_table_init(&nic->mrs, SWNIC_MR_INDEX_BASE, 1u << g->log_max_mkey);
 	swnic_table_init(&nic->cqs, SWNIC_CQ_BASE, 1u << g->log_max_cq);
-	swnic_table_init(&nic->qps, SWNIC_QP_BASE, 1u << g->log_max_qp);
+	swnic_qpn_table_init(&nic->qps, 1u << g->log_max_qp);
 	swnic_table_init(&nic->srqs, SWNIC_SRQ_BASE, 1u << g->log_max_srq);
 	atomic_init(&nic->refs, 1);
 	nic->port_mtu = swnic_port_mtu_from_env();
@@ -330,7 +330,7 @@ struct swnic_qp *swnic_qp_acquire(struct swnic *nic, uint32_t qpn)
 	if (nic == NULL)
 		return NULL;
 	pthread_rwlock_rdlock(&nic->lock);
-	qp = swnic_table_lookup(&nic->qps, qpn);
+	qp = swnic_qpn_table_lookup(&nic->qps, qpn);
 	if (qp != NULL)
 		atomic_fetch_add(&qp->refs, 1);
 	pthread_rwlock_unlock(&nic->lock);

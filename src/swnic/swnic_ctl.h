@@ -6,13 +6,15 @@
  *
  * Object numbers. Every table hands out numbers from its own base, so that a number of
  * one kind passed where another is expected does not silently name an object:
- *   pdn 0x10.., UAR page_id 0x20.., umem id 0x30.., cqn 0x80.., rmpn (srqn) 0x180..,
- *   qpn 0x200...
+ *   pdn 0x10.., UAR page_id 0x20.., umem id 0x30.., cqn 0x80.., rmpn (srqn) 0x180...
+ * QPNs are drawn at random in [0x200, 0xffffff) (swnic_qpn_alloc.h): a peer on the
+ * fabric cannot find live QPs by counting.
  * Memory keys are (index << 8) | variant, index from 2 (so 0 and MLX5_INVALID_LKEY 0x100
- * are never keys) and an 8-bit variant that changes each time an index is reused, so a
- * key kept after its MR was deregistered does not resolve to the next MR in that slot
- * (until the variant wraps after 256 reuses). lkey and rkey are the same value, as on
- * mlx5.
+ * are never keys) and an 8-bit variant drawn at random (getrandom) at each registration,
+ * as mlx5 mkeys carry one: a remote peer cannot guess a valid rkey from the index alone,
+ * and lookups compare the whole key. A reused index never gets its previous variant, so
+ * a key kept after its MR was deregistered does not resolve to the next MR in that slot.
+ * lkey and rkey are the same value, as on mlx5.
  *
  * Command failures. A failed command leaves its out mailbox zeroed up to the command's out
  * size, with the PRM status and one of the syndromes below, and logs one line that names
@@ -42,7 +44,6 @@
 #define SWNIC_UMEM_BASE 0x30u
 #define SWNIC_CQ_BASE 0x80u
 #define SWNIC_SRQ_BASE 0x180u
-#define SWNIC_QP_BASE 0x200u
 #define SWNIC_MR_INDEX_BASE 2u
 #define SWNIC_MAX_UARS 4096u
 

@@ -438,7 +438,7 @@ static doca_error_t find_object_locked(struct swnic *nic, enum swnic_event_obj k
 			atomic_fetch_add_explicit(&(*cq)->comp_subs, 1, memory_order_relaxed);
 		break;
 	case SWNIC_EVOBJ_QP:
-		obj = swnic_table_lookup(&nic->qps, num);
+		obj = swnic_qpn_table_lookup(&nic->qps, num);
 		break;
 	case SWNIC_EVOBJ_RMP:
 		obj = swnic_table_lookup(&nic->srqs, num);

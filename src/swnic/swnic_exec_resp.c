@@ -5,6 +5,9 @@
  *
  * Checks, in this order (the first that fails decides the verdict):
  *   1. QP dst_qpn exists and is in RTR or RTS                      else NO_QP
+ *      the request comes from the QP's connected peer (remote QPN
+ *      and GID) with, on RC, the expected PSN                        else NO_QP, or a
+ *      duplicate's answer (swnic_exec_resp_peer.c)
  *   2. the transport takes the op: RC everything, UC WRITE(_IMM) and
  *      SEND(_IMM) only; other service types nothing                else NAK_INVALID_REQ
  *   3. atomics: operand size (8 for CS/FA, 4 or 8 for masked),
@@ -262,8 +265,26 @@ static uint8_t do_receive(struct swnic *nic, struct swnic_qp *qp, const struct s
 	return v;
 }
 
+/*
+ * swnic_responder_check's last step: the rkey, for every op that carries one. The hold the check
+ * takes is let go at once: the request's execution checks (and holds) again.
+ */
+static uint8_t check_target(struct swnic *nic, const struct swnic_qp *qp, const struct swnic_req *req)
+{
+	struct swnic_mr_hold h;
+	uint8_t v;
+
+	if (!op_is_atomic(req->op) && (req->op == SWNIC_REQ_SEND || req->op == SWNIC_REQ_SEND_IMM || req->len == 0))
+		return SWNIC_RESP_ACK;
+	memset(&h, 0, sizeof(h));
+	v = check_rkey(nic, qp, req, op_is_atomic(req->op) ? req->atomic_size : req->len, &h);
+	swnic_mr_unhold(&h);
+	return v;
+}
+
+/* check_only: stop before touching memory (swnic_responder_check). */
 static uint8_t execute(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req, struct swnic_resp *resp,
-		       void *read_buf)
+		       void *read_buf, bool check_only)
 {
 	uint8_t state = atomic_load_explicit(&qp->state, memory_order_acquire);
 
@@ -275,6 +296,8 @@ static uint8_t execute(struct swnic *nic, struct swnic_qp *qp, const struct swni
 		return nak_invalid(nic, qp);
 	if (!qp_grants(qp, req->op))
 		return nak_access(nic, qp);
+	if (check_only)
+		return check_target(nic, qp, req);
 
 	switch (req->op) {
 	case SWNIC_REQ_WRITE:
@@ -288,6 +311,45 @@ static uint8_t execute(struct swnic *nic, struct swnic_qp *qp, const struct swni
 	default:
 		return do_atomic(nic, qp, req, resp);
 	}
+}
+
+/* Step 0 (swnic_exec_resp_peer.c): the connected peer, in PSN order; then execute. */
+static uint8_t admit_and_execute(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
+				 struct swnic_resp *resp, void *read_buf, bool check_only)
+{
+	uint8_t state = atomic_load_explicit(&qp->state, memory_order_acquire);
+	struct swnic_resp_seq seq;
+	uint8_t v;
+
+	if (state != PRM_QP_STATE_RTR && state != PRM_QP_STATE_RTS)
+		return SWNIC_RESP_NO_QP;
+	switch (swnic_resp_admit(qp, req, &seq)) {
+	case SWNIC_RESP_ADMIT_DROP:
+		return SWNIC_RESP_NO_QP;
+	case SWNIC_RESP_ADMIT_DUPLICATE:
+		if (check_only)
+			return SWNIC_RESP_ACK; /* answered below without running again */
+		if (req->op == SWNIC_REQ_READ)
+			return execute(nic, qp, req, resp, read_buf, false); /* reads are idempotent */
+		if (op_is_atomic(req->op)) {
+			if (!qp->resp_atomic_valid || qp->resp_atomic_psn != req->psn)
+				return SWNIC_RESP_NO_QP; /* not the last one: its result is gone */
+			resp->atomic_orig = qp->resp_atomic_orig;
+		}
+		OGDA_LOG_DBG("qp 0x%x: duplicate psn 0x%x (expected 0x%x) acknowledged again", qp->qpn, req->psn,
+			     seq.expected);
+		return SWNIC_RESP_ACK;
+	case SWNIC_RESP_ADMIT_NEW:
+		break;
+	}
+	v = execute(nic, qp, req, resp, read_buf, check_only);
+	if (v == SWNIC_RESP_ACK && !check_only) {
+		qp->resp_atomic_valid = op_is_atomic(req->op);
+		qp->resp_atomic_psn = req->psn;
+		qp->resp_atomic_orig = resp->atomic_orig;
+		swnic_resp_advance(qp, &seq);
+	}
+	return v;
 }
 
 static bool req_valid(const struct swnic_req *req, const void *read_buf)
@@ -326,7 +388,9 @@ doca_error_t swnic_responder_execute(struct swnic *nic, const struct swnic_req *
 	if (qp == NULL) {
 		resp->status = SWNIC_RESP_NO_QP;
 	} else {
-		resp->status = execute(nic, qp, req, resp, read_buf);
+		pthread_mutex_lock(&qp->resp_lock);
+		resp->status = admit_and_execute(nic, qp, req, resp, read_buf, false);
+		pthread_mutex_unlock(&qp->resp_lock);
 		swnic_qp_release(qp);
 	}
 	if (resp->status != SWNIC_RESP_ACK) {
@@ -335,5 +399,34 @@ doca_error_t swnic_responder_execute(struct swnic *nic, const struct swnic_req *
 	}
 	OGDA_LOG_DBG("%s: %s to qp 0x%x from qp 0x%x psn 0x%x len %u -> status %u", nic->name, op_name(req->op),
 		     req->dst_qpn, req->src_qpn, req->psn, req->len, resp->status);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_responder_check(struct swnic *nic, const struct swnic_req *req, struct swnic_req_verdict *verdict)
+{
+	struct swnic_resp resp;
+	struct swnic_qp *qp;
+
+	if (nic == NULL || req == NULL || verdict == NULL) {
+		OGDA_LOG_ERR("responder check: NULL argument: nic %p req %p verdict %p", (void *)nic, (const void *)req,
+			     (void *)verdict);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memset(verdict, 0, sizeof(*verdict));
+	memset(&resp, 0, sizeof(resp));
+	qp = req->dst_qpn <= 0xffffffu ? swnic_qp_acquire(nic, req->dst_qpn) : NULL;
+	if (qp == NULL) {
+		verdict->status = SWNIC_RESP_NO_QP;
+		return DOCA_SUCCESS;
+	}
+	pthread_mutex_lock(&qp->resp_lock);
+	verdict->status = admit_and_execute(nic, qp, req, &resp, NULL, true);
+	pthread_mutex_unlock(&qp->resp_lock);
+	pthread_mutex_lock(&qp->lock); /* a modify may change the MTU */
+	verdict->mtu_bytes = swnic_mtu_bytes(qp->mtu);
+	pthread_mutex_unlock(&qp->lock);
+	swnic_qp_release(qp);
+	OGDA_LOG_DBG("%s: header of %s to qp 0x%x from qp 0x%x psn 0x%x len %u -> status %u", nic->name,
+		     op_name(req->op), req->dst_qpn, req->src_qpn, req->psn, req->len, verdict->status);
 	return DOCA_SUCCESS;
 }

@@ -37,6 +37,34 @@ uint8_t swnic_resp_atomic_execute(const struct swnic_req *req, const struct swni
 uint8_t swnic_resp_receive(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
 			   const struct swnic_mr_hold *write);
 
+/* ---- admission (swnic_exec_resp_peer.c) ---- */
+
+enum swnic_resp_admit {
+	SWNIC_RESP_ADMIT_NEW,        /* the connected peer, the expected PSN (UC: any PSN) */
+	SWNIC_RESP_ADMIT_DUPLICATE,  /* the connected peer, a PSN already executed (RC) */
+	SWNIC_RESP_ADMIT_DROP,       /* another sender, or a PSN ahead: answered NO_QP */
+};
+
+/* The responder's PSN window for one request. */
+struct swnic_resp_seq {
+	uint32_t expected;           /* qp->next_rcv_psn when the request was admitted */
+	uint32_t next;               /* expected PSN after it */
+};
+
+/* Bytes of a qpc.mtu (enum prm_qp_mtu); 1024 for a value out of range. */
+uint32_t swnic_mtu_bytes(uint8_t mtu);
+/* PSNs a request occupies: 1 for atomics and empty messages, one per MTU otherwise. */
+uint32_t swnic_req_psn_count(uint8_t mtu, uint8_t op, uint64_t len);
+
+/*
+ * Checks that req comes from qp's connected peer (remote QPN and GID of INIT2RTR) and
+ * where its PSN lies. Takes qp->lock; the caller holds qp->resp_lock, so that requests
+ * to one QP are admitted and executed one at a time.
+ */
+enum swnic_resp_admit swnic_resp_admit(struct swnic_qp *qp, const struct swnic_req *req, struct swnic_resp_seq *seq);
+/* After an executed (ACKed) new request: the QP expects seq->next. Takes qp->lock. */
+void swnic_resp_advance(struct swnic_qp *qp, const struct swnic_resp_seq *seq);
+
 /* Verdict for a failed key check (swnic_mr_resolve's error). */
 uint8_t swnic_resp_key_verdict(doca_error_t err);
 

@@ -5,6 +5,7 @@
  */
 #include "swnic/swnic_fabric_priv.h"
 
+#include "core/env.h"
 #include "core/log.h"
 #include "swnic/swnic_fabric_frame.h"
 
@@ -19,6 +20,9 @@
 #include <unistd.h>
 
 #define SWNIC_ADDR_ENV "OPENGDA_SWNIC_ADDR"
+#define SWNIC_HANDSHAKE_ENV "OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS"
+#define SWNIC_FRAME_ENV "OPENGDA_SWNIC_FRAME_TIMEOUT_MS"
+#define SWNIC_SECRET_ENV "OPENGDA_SWNIC_SECRET"
 #define SWNIC_DEFAULT_IPV4 0x7f000001u /* 127.0.0.1 */
 #define SWNIC_LISTEN_BACKLOG 64
 
@@ -126,8 +130,51 @@ static doca_error_t open_listener(struct swnic_fabric *f, uint32_t ipv4, uint16_
 	return DOCA_SUCCESS;
 }
 
+/* The serving deadlines (docs/swnic.md §4); a bad value logs and falls back to the default. */
+static void read_deadlines(struct swnic_fabric *f)
+{
+	long v;
+
+	if (ogda_env_get_long(SWNIC_HANDSHAKE_ENV, 1, 3600000, SWNIC_FABRIC_HANDSHAKE_TIMEOUT_MS, &v) != DOCA_SUCCESS)
+		OGDA_LOG_ERR("%s must be 1..3600000 ms (time a new connection has for its first exchange); using %d",
+			     SWNIC_HANDSHAKE_ENV, SWNIC_FABRIC_HANDSHAKE_TIMEOUT_MS);
+	f->handshake_timeout_ns = (uint64_t)v * 1000000ull;
+	if (ogda_env_get_long(SWNIC_FRAME_ENV, 1, 3600000, SWNIC_FABRIC_FRAME_TIMEOUT_MS, &v) != DOCA_SUCCESS)
+		OGDA_LOG_ERR("%s must be 1..3600000 ms (longest stall inside a frame); using %d", SWNIC_FRAME_ENV,
+			     SWNIC_FABRIC_FRAME_TIMEOUT_MS);
+	f->frame_timeout_ns = (uint64_t)v * 1000000ull;
+}
+
+/*
+ * OPENGDA_SWNIC_SECRET: unset or empty, no authentication; too short, the NIC fails to open
+ * (falling back to no authentication would be worse than not starting).
+ */
+static doca_error_t read_secret(struct swnic_fabric *f)
+{
+	const char *s = getenv(SWNIC_SECRET_ENV); /* a string knob: env.h parses numbers and booleans only */
+
+	if (s == NULL || *s == '\0')
+		return DOCA_SUCCESS;
+	if (strlen(s) < SWNIC_FABRIC_SECRET_MIN) {
+		OGDA_LOG_ERR("%s is %zu bytes: at least %u are required", SWNIC_SECRET_ENV, strlen(s),
+			     SWNIC_FABRIC_SECRET_MIN);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	f->secret = strdup(s);
+	if (f->secret == NULL) {
+		OGDA_LOG_ERR("%s: out of memory for %s", f->nic->name, SWNIC_SECRET_ENV);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	f->secret_len = strlen(s);
+	return DOCA_SUCCESS;
+}
+
 static void fabric_free(struct swnic_fabric *f)
 {
+	if (f->secret != NULL) {
+		memset(f->secret, 0, f->secret_len);
+		free(f->secret);
+	}
 	if (f->listen_fd >= 0)
 		close(f->listen_fd);
 	if (f->wake_pipe[0] >= 0)
@@ -180,14 +227,19 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 	f->listen_fd = -1;
 	f->wake_pipe[0] = f->wake_pipe[1] = -1;
 	f->max_msg = max_msg_of(nic);
+	read_deadlines(f);
 	if (opts != NULL) {
 		f->responder = opts->responder;
 		f->responder_ctx = opts->responder_ctx;
+		f->check = opts->check;
 	}
 	atomic_init(&f->next_request_id, 1);
 	pthread_mutex_init(&f->server_lock, NULL);
 	pthread_mutex_init(&f->client_lock, NULL);
 	pthread_cond_init(&f->client_idle, NULL);
+	err = read_secret(f);
+	if (err != DOCA_SUCCESS)
+		goto fail;
 	err = open_listener(f, ipv4, port);
 	if (err != DOCA_SUCCESS)
 		goto fail;
@@ -203,7 +255,8 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 		goto fail;
 	swnic_gid_encode(&f->ep, gid);
 	swnic_endpoint_format(&f->ep, where, sizeof(where));
-	OGDA_LOG_INFO("%s: fabric endpoint %s", nic->name, where);
+	OGDA_LOG_INFO("%s: fabric endpoint %s%s", nic->name, where,
+		      f->secret_len > 0 ? ", connections authenticated with the shared secret" : "");
 	*fabric = f;
 	return DOCA_SUCCESS;
 fail:
@@ -250,8 +303,13 @@ doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fa
 	}
 	s->conns_accepted = atomic_load(&fabric->stats.conns_accepted);
 	s->conns_refused = atomic_load(&fabric->stats.conns_refused);
+	s->conns_evicted = atomic_load(&fabric->stats.conns_evicted);
+	s->conns_timed_out = atomic_load(&fabric->stats.conns_timed_out);
 	s->frames_served = atomic_load(&fabric->stats.frames_served);
 	s->frames_rejected = atomic_load(&fabric->stats.frames_rejected);
+	s->payload_buffered = atomic_load(&fabric->stats.payload_buffered);
+	s->payload_buffered_hwm = atomic_load(&fabric->stats.payload_buffered_hwm);
+	s->auth_failures = atomic_load(&fabric->stats.auth_failures);
 	s->conns_opened = atomic_load(&fabric->stats.conns_opened);
 	s->direct_deliveries = atomic_load(&fabric->stats.direct_deliveries);
 	s->tcp_deliveries = atomic_load(&fabric->stats.tcp_deliveries);

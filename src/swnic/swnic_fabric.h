@@ -14,7 +14,11 @@
 
 /* Largest message the fabric carries whatever log_max_msg says (1 GiB, ConnectX's log_max_msg 30). */
 #define SWNIC_FABRIC_MAX_MSG_CAP (1ull << 30)
-/* Incoming connections served at once; more are refused (closed) with a log line. */
+/*
+ * Incoming connections served at once. When full, a new connection evicts the oldest one
+ * that has not completed an exchange yet (a stranger's); when every connection has, the
+ * new one is refused (closed) with a log line.
+ */
 #define SWNIC_FABRIC_MAX_SERVER_CONNS 256u
 /*
  * Slowest a responder is assumed to execute a request (bytes per second): while it does,
@@ -22,6 +26,21 @@
  * (swnic_fabric_client.c). 128 MiB/s: 0.5 s for 64 MiB, 8 s for 1 GiB.
  */
 #define SWNIC_FABRIC_EXEC_MIN_RATE (128ull << 20)
+/*
+ * Payload memory (docs/swnic.md §11.4). A request is judged from its header before its
+ * payload is read. A WRITE larger than a chunk streams into its target a chunk at a time;
+ * other payloads (SEND, SEND_IMM, WRITE_IMM) are buffered whole, up to MAX_BUFFERED
+ * (larger: NAK_INVALID_REQ). A refused request's payload is read and dropped when at most
+ * DRAIN_MAX bytes; a larger one is not read: the answer is sent and the connection closed.
+ */
+#define SWNIC_FABRIC_STREAM_CHUNK (256u * 1024u)
+#define SWNIC_FABRIC_MAX_BUFFERED (16u << 20)
+#define SWNIC_FABRIC_DRAIN_MAX (64u * 1024u)
+/* Defaults of OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS and OPENGDA_SWNIC_FRAME_TIMEOUT_MS. */
+#define SWNIC_FABRIC_HANDSHAKE_TIMEOUT_MS 2000
+#define SWNIC_FABRIC_FRAME_TIMEOUT_MS 10000
+/* Shortest OPENGDA_SWNIC_SECRET accepted (bytes); a shorter one makes the NIC fail to open. */
+#define SWNIC_FABRIC_SECRET_MIN 16u
 /* Idle outgoing connections kept per destination endpoint. */
 #define SWNIC_FABRIC_MAX_IDLE_PER_PEER 8u
 
@@ -29,17 +48,29 @@
 typedef doca_error_t (*swnic_fabric_responder_fn)(void *ctx, struct swnic *nic, const struct swnic_req *req,
 						 struct swnic_resp *resp, void *read_buf);
 
+/* Judges a request from its header (same contract as swnic_responder_check). */
+typedef doca_error_t (*swnic_fabric_check_fn)(void *ctx, struct swnic *nic, const struct swnic_req *req,
+					     struct swnic_req_verdict *verdict);
+
 struct swnic_fabric_opts {
 	swnic_fabric_responder_fn responder; /* NULL: swnic_responder_execute */
-	void *responder_ctx;
+	void *responder_ctx;                 /* for responder and check */
+	/* NULL: swnic_responder_check when responder is NULL too; with a responder of its own and
+	 * no check, every header is accepted and no WRITE is streamed (tests). */
+	swnic_fabric_check_fn check;
 };
 
 /* Counters, read with swnic_fabric_get_stats. */
 struct swnic_fabric_stats {
 	uint64_t conns_accepted;   /* incoming connections */
-	uint64_t conns_refused;    /* incoming connections closed at once: too many */
+	uint64_t conns_refused;    /* incoming connections closed at once: too many peers */
+	uint64_t conns_evicted;    /* connections closed to make room (no exchange completed yet) */
+	uint64_t conns_timed_out;  /* connections closed by the handshake or frame deadline */
 	uint64_t frames_served;    /* requests executed for a TCP peer */
 	uint64_t frames_rejected;  /* incoming frames that failed validation (connection closed) */
+	uint64_t payload_buffered; /* bytes of request payload the server holds now (all connections) */
+	uint64_t payload_buffered_hwm; /* the most it ever held at once */
+	uint64_t auth_failures;    /* incoming connections closed by the shared-secret handshake */
 	uint64_t conns_opened;     /* outgoing connections */
 	uint64_t direct_deliveries;/* requests to an instance of this process */
 	uint64_t tcp_deliveries;   /* requests answered over TCP */

@@ -122,8 +122,10 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 		err = DOCA_ERROR_NOT_CONNECTED;
 	}
 	if (err == DOCA_SUCCESS)
-		fresh->fd = fd;
+		fresh->fd = fd; /* from here destroy can shut it down, also during the handshake */
 	pthread_mutex_unlock(&f->client_lock);
+	if (err == DOCA_SUCCESS)
+		err = swnic_fabric_auth_client(f, fd, ep, deadline);
 	if (err != DOCA_SUCCESS) {
 		conn_release(f, fresh, false);
 		return err;
@@ -141,15 +143,21 @@ static uint64_t exec_budget_ns(uint64_t timeout_ns, uint32_t len)
 	return timeout_ns > UINT64_MAX - exec ? UINT64_MAX : timeout_ns + exec;
 }
 
-/* One request / response exchange on c. Any error leaves the connection unusable. */
+/*
+ * One request / response exchange on c, each step bounded by progress (timeout_ns without a
+ * byte moving). Any error leaves the connection unusable, and so does a request the server
+ * refused from its header: it answers without keeping a large payload and closes (the answer
+ * says so), so the send may even fail while the answer is already on its way.
+ */
 static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c, const struct swnic_req *req,
-			     struct swnic_resp *resp, void *read_buf, uint64_t timeout_ns)
+			     struct swnic_resp *resp, void *read_buf, uint64_t timeout_ns, bool *reusable)
 {
 	uint8_t hdr[SWNIC_FRAME_MAX_HDR_LEN];
 	struct swnic_frame_prefix prefix;
 	struct iovec iov[2];
 	char why[SWNIC_FRAME_WHY_LEN];
 	uint64_t id = atomic_fetch_add(&f->next_request_id, 1);
+	bool sent_all;
 	doca_error_t err;
 
 	err = swnic_frame_encode_req(id, req, f->max_msg, hdr);
@@ -160,13 +168,15 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	iov[1].iov_base = (void *)(uintptr_t)req->payload;
 	iov[1].iov_len = swnic_req_payload_len(req);
 	err = swnic_sock_send_all_idle(c->fd, iov, 2, timeout_ns);
-	if (err != DOCA_SUCCESS)
+	sent_all = err == DOCA_SUCCESS;
+	*reusable = false;
+	if (err != DOCA_SUCCESS && err != DOCA_ERROR_CONNECTION_RESET)
 		return err;
 
 	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN,
 				  swnic_deadline_after(exec_budget_ns(timeout_ns, req->len)), NULL);
 	if (err != DOCA_SUCCESS)
-		return err;
+		return sent_all ? err : DOCA_ERROR_CONNECTION_RESET;
 	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
 	if (err == DOCA_SUCCESS && prefix.type != SWNIC_FRAME_RESP) {
 		snprintf(why, sizeof(why), "frame type %u where a response was expected", prefix.type);
@@ -181,6 +191,10 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	}
 	if (err == DOCA_SUCCESS)
 		err = swnic_frame_check_resp(req, id, &prefix, resp, why, sizeof(why));
+	if (err == DOCA_SUCCESS && !sent_all && resp->status == SWNIC_RESP_ACK) {
+		snprintf(why, sizeof(why), "an ACK to a request whose payload was not all sent");
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
 	if (err != DOCA_SUCCESS) {
 		char where[40];
 
@@ -196,6 +210,8 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 		if (err != DOCA_SUCCESS)
 			return err;
 	}
+	/* Reused only when all was sent and the server keeps the connection. */
+	*reusable = sent_all && (prefix.flags & SWNIC_FRAME_FLAG_CLOSING) == 0;
 	return DOCA_SUCCESS;
 }
 
@@ -205,6 +221,7 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct sw
 {
 	uint64_t deadline = swnic_deadline_after(timeout_ns);
 	struct swnic_client_conn *c;
+	bool reusable = false;
 	char where[40];
 	doca_error_t err;
 
@@ -221,8 +238,8 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct sw
 
 	err = conn_acquire(f, ep, deadline, &c);
 	if (err == DOCA_SUCCESS) {
-		err = exchange(f, c, req, resp, read_buf, timeout_ns);
-		conn_release(f, c, err == DOCA_SUCCESS);
+		err = exchange(f, c, req, resp, read_buf, timeout_ns, &reusable);
+		conn_release(f, c, err == DOCA_SUCCESS && reusable);
 	}
 	if (err != DOCA_SUCCESS) {
 		memset(resp, 0, sizeof(*resp));

@@ -45,6 +45,13 @@ enum {
 	OFF_RESP_RSVD = 25,
 	OFF_READ_LEN = 28,
 	OFF_ATOMIC_ORIG = 32,
+	/* hello */
+	OFF_HELLO_FLAGS = 24,
+	OFF_HELLO_RSVD = 25,
+	OFF_NONCE = 32,
+	OFF_HELLO_MAC = 64,
+	/* auth */
+	OFF_AUTH_MAC = 24,
 };
 
 
@@ -210,7 +217,7 @@ doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t 
 				       struct swnic_frame_prefix *prefix, char *why, size_t why_cap)
 {
 	uint32_t magic;
-	uint16_t expect_len;
+	uint16_t expect_len, flags;
 
 	if (buf == NULL || prefix == NULL)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "NULL argument");
@@ -231,10 +238,18 @@ doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t 
 	case SWNIC_FRAME_RESP:
 		expect_len = SWNIC_FRAME_RESP_HDR_LEN;
 		break;
+	case SWNIC_FRAME_HELLO:
+		expect_len = SWNIC_FRAME_HELLO_HDR_LEN;
+		break;
+	case SWNIC_FRAME_AUTH:
+		expect_len = SWNIC_FRAME_AUTH_HDR_LEN;
+		break;
 	default:
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "unknown frame type %u", buf[OFF_TYPE]);
 	}
-	if (ogda_load_be16(buf + OFF_FLAGS) != 0 || ogda_load_be16(buf + OFF_RSVD0) != 0)
+	flags = ogda_load_be16(buf + OFF_FLAGS);
+	if ((flags & ~(buf[OFF_TYPE] == SWNIC_FRAME_RESP ? SWNIC_FRAME_FLAG_CLOSING : 0u)) != 0 ||
+	    ogda_load_be16(buf + OFF_RSVD0) != 0)
 		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "undefined flags 0x%04x / reserved 0x%04x",
 			    ogda_load_be16(buf + OFF_FLAGS), ogda_load_be16(buf + OFF_RSVD0));
 	if (ogda_load_be16(buf + OFF_HDR_LEN) != expect_len)
@@ -244,6 +259,7 @@ doca_error_t swnic_frame_decode_prefix(const uint8_t *buf, size_t len, uint64_t 
 		return fail(DOCA_ERROR_TOO_BIG, why, why_cap, "payload length %u over the limit %llu",
 			    ogda_load_be32(buf + OFF_PAYLOAD_LEN), (unsigned long long)max_msg);
 	prefix->version = buf[OFF_VERSION];
+	prefix->flags = flags;
 	prefix->type = buf[OFF_TYPE];
 	prefix->header_len = expect_len;
 	prefix->payload_len = ogda_load_be32(buf + OFF_PAYLOAD_LEN);
@@ -334,6 +350,83 @@ doca_error_t swnic_frame_decode_resp(const uint8_t *buf, size_t len, uint64_t ma
 	return DOCA_SUCCESS;
 }
 
+void swnic_frame_mark_closing(uint8_t hdr[SWNIC_FRAME_RESP_HDR_LEN])
+{
+	ogda_store_be16(hdr + OFF_FLAGS, ogda_load_be16(hdr + OFF_FLAGS) | SWNIC_FRAME_FLAG_CLOSING);
+}
+
+void swnic_frame_encode_hello(const struct swnic_frame_hello *hello, uint8_t hdr[SWNIC_FRAME_HELLO_HDR_LEN])
+{
+	memset(hdr, 0, SWNIC_FRAME_HELLO_HDR_LEN);
+	put_prefix(hdr, SWNIC_FRAME_HELLO, SWNIC_FRAME_HELLO_HDR_LEN, 0, 0);
+	hdr[OFF_HELLO_FLAGS] = hello->secret ? SWNIC_FRAME_HELLO_FLAG_SECRET : 0u;
+	memcpy(hdr + OFF_NONCE, hello->nonce, SWNIC_FRAME_NONCE_LEN);
+	memcpy(hdr + OFF_HELLO_MAC, hello->mac, SWNIC_FRAME_MAC_LEN);
+}
+
+void swnic_frame_encode_auth(const uint8_t mac[SWNIC_FRAME_MAC_LEN], uint8_t hdr[SWNIC_FRAME_AUTH_HDR_LEN])
+{
+	memset(hdr, 0, SWNIC_FRAME_AUTH_HDR_LEN);
+	put_prefix(hdr, SWNIC_FRAME_AUTH, SWNIC_FRAME_AUTH_HDR_LEN, 0, 0);
+	memcpy(hdr + OFF_AUTH_MAC, mac, SWNIC_FRAME_MAC_LEN);
+}
+
+/* The prefix of a handshake frame of type type and length hdr_len: no payload, request id 0. */
+static doca_error_t decode_handshake_prefix(const uint8_t *buf, size_t len, uint8_t type, uint16_t hdr_len, char *why,
+					   size_t why_cap)
+{
+	struct swnic_frame_prefix p;
+	doca_error_t err;
+
+	err = swnic_frame_decode_prefix(buf, len, 0, &p, why, why_cap);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (p.type != type)
+		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "frame type %u where a %s was expected", p.type,
+			    type == SWNIC_FRAME_HELLO ? "hello" : "auth");
+	if (len < hdr_len)
+		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "truncated handshake header: %zu of %u bytes", len,
+			    hdr_len);
+	if (p.request_id != 0)
+		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "handshake frame with request id %llu",
+			    (unsigned long long)p.request_id);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_frame_decode_hello(const uint8_t *buf, size_t len, struct swnic_frame_hello *hello, char *why,
+				      size_t why_cap)
+{
+	doca_error_t err;
+
+	if (buf == NULL || hello == NULL)
+		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "NULL argument");
+	/* max_msg 0 in the prefix check: a handshake frame carries no payload. */
+	err = decode_handshake_prefix(buf, len, SWNIC_FRAME_HELLO, SWNIC_FRAME_HELLO_HDR_LEN, why, why_cap);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if ((buf[OFF_HELLO_FLAGS] & ~SWNIC_FRAME_HELLO_FLAG_SECRET) != 0 || !all_zero(buf + OFF_HELLO_RSVD, 7))
+		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "undefined hello flags or reserved bytes not zero");
+	memset(hello, 0, sizeof(*hello));
+	hello->secret = (buf[OFF_HELLO_FLAGS] & SWNIC_FRAME_HELLO_FLAG_SECRET) != 0;
+	memcpy(hello->nonce, buf + OFF_NONCE, SWNIC_FRAME_NONCE_LEN);
+	memcpy(hello->mac, buf + OFF_HELLO_MAC, SWNIC_FRAME_MAC_LEN);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_frame_decode_auth(const uint8_t *buf, size_t len, uint8_t mac[SWNIC_FRAME_MAC_LEN], char *why,
+				     size_t why_cap)
+{
+	doca_error_t err;
+
+	if (buf == NULL || mac == NULL)
+		return fail(DOCA_ERROR_INVALID_VALUE, why, why_cap, "NULL argument");
+	err = decode_handshake_prefix(buf, len, SWNIC_FRAME_AUTH, SWNIC_FRAME_AUTH_HDR_LEN, why, why_cap);
+	if (err != DOCA_SUCCESS)
+		return err;
+	memcpy(mac, buf + OFF_AUTH_MAC, SWNIC_FRAME_MAC_LEN);
+	return DOCA_SUCCESS;
+}
+
 doca_error_t swnic_frame_check_resp(const struct swnic_req *req, uint64_t request_id,
 				    const struct swnic_frame_prefix *prefix, const struct swnic_resp *resp, char *why,
 				    size_t why_cap)
@@ -366,10 +459,20 @@ doca_error_t swnic_frame_parse(const uint8_t *buf, size_t len, uint64_t max_msg,
 	err = swnic_frame_decode_prefix(buf, len, max_msg, &f.prefix, why, why_cap);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (f.prefix.type == SWNIC_FRAME_REQ)
+	switch (f.prefix.type) {
+	case SWNIC_FRAME_REQ:
 		err = swnic_frame_decode_req(buf, len, max_msg, &f.prefix, &f.req, why, why_cap);
-	else
+		break;
+	case SWNIC_FRAME_RESP:
 		err = swnic_frame_decode_resp(buf, len, max_msg, &f.prefix, &f.resp, why, why_cap);
+		break;
+	case SWNIC_FRAME_HELLO:
+		err = swnic_frame_decode_hello(buf, len, &f.hello, why, why_cap);
+		break;
+	default:
+		err = swnic_frame_decode_auth(buf, len, f.auth_mac, why, why_cap);
+		break;
+	}
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (len - f.prefix.header_len < f.prefix.payload_len)

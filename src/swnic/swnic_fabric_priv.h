@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The fabric's state, shared by its three files: swnic_fabric.c (lifecycle, delivery),
- * swnic_fabric_client.c (outgoing connections), swnic_fabric_server.c (incoming ones). */
+/* The fabric's state, shared by its files: swnic_fabric.c (lifecycle, delivery),
+ * swnic_fabric_client.c (outgoing connections), swnic_fabric_server.c (the listener and
+ * the set of incoming connections), swnic_fabric_serve.c (serving one of them). */
 #ifndef OGDA_SWNIC_FABRIC_PRIV_H_
 #define OGDA_SWNIC_FABRIC_PRIV_H_
 
@@ -25,6 +26,11 @@ struct swnic_server_conn {
 	int fd;                    /* closed by whoever joins the thread, never by the thread */
 	pthread_t thread;
 	atomic_bool done;
+	/* A request of this connection passed the responder's admission (an answer other than
+	 * NO_QP): a peer, not a stranger. Until then the connection lives under the handshake
+	 * deadline and is the first evicted when the server is full. */
+	atomic_bool trusted;
+	uint64_t handshake_deadline; /* CLOCK_MONOTONIC ns: accept + handshake timeout */
 	char peer[32];
 };
 
@@ -32,7 +38,12 @@ struct swnic_fabric {
 	struct swnic *nic;
 	struct swnic_endpoint ep;
 	uint64_t max_msg;
+	uint64_t handshake_timeout_ns; /* OPENGDA_SWNIC_HANDSHAKE_TIMEOUT_MS */
+	uint64_t frame_timeout_ns;     /* OPENGDA_SWNIC_FRAME_TIMEOUT_MS */
+	char *secret;                  /* OPENGDA_SWNIC_SECRET; NULL and 0 when unset */
+	size_t secret_len;
 	swnic_fabric_responder_fn responder;
+	swnic_fabric_check_fn check;
 	void *responder_ctx;
 	atomic_uint_fast64_t next_request_id;
 
@@ -53,7 +64,9 @@ struct swnic_fabric {
 	bool closing;
 
 	struct {
-		atomic_uint_fast64_t conns_accepted, conns_refused, frames_served, frames_rejected;
+		atomic_uint_fast64_t conns_accepted, conns_refused, conns_evicted, conns_timed_out;
+		atomic_uint_fast64_t frames_served, frames_rejected;
+		atomic_uint_fast64_t payload_buffered, payload_buffered_hwm, auth_failures;
 		atomic_uint_fast64_t conns_opened, direct_deliveries, tcp_deliveries, tcp_failures;
 	} stats;
 };
@@ -69,6 +82,24 @@ void swnic_fabric_respond(struct swnic *nic, struct swnic_fabric *fabric, const 
 /* swnic_fabric_server.c: listener + one thread per incoming connection. */
 doca_error_t swnic_fabric_server_start(struct swnic_fabric *fabric);
 void swnic_fabric_server_stop(struct swnic_fabric *fabric);
+
+/*
+ * swnic_fabric_serve.c: the thread of one incoming connection (arg: its struct
+ * swnic_server_conn). Serves frames until the peer leaves, a frame fails validation or a
+ * deadline passes; then shuts the socket down and sets done.
+ */
+void *swnic_fabric_serve_conn(void *arg);
+
+/*
+ * swnic_fabric_auth.c: the connection handshake (hellos, and the shared-secret proofs
+ * when both sides have OPENGDA_SWNIC_SECRET). Server side: within sc's handshake deadline;
+ * false: the connection must close (logged); an authenticated connection becomes trusted.
+ * Client side, on a freshly connected fd: DOCA_SUCCESS, a transport error
+ * (TIME_OUT / CONNECTION_RESET) or DOCA_ERROR_NOT_PERMITTED (secrets do not match; logged).
+ */
+bool swnic_fabric_auth_server(struct swnic_server_conn *sc);
+doca_error_t swnic_fabric_auth_client(struct swnic_fabric *f, int fd, const struct swnic_endpoint *ep,
+				      uint64_t deadline);
 
 /* swnic_fabric_client.c: request / response over a pooled connection to ep. */
 doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *fabric, const struct swnic_endpoint *ep,

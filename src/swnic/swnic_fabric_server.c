@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Responder side of the TCP fabric: a listener thread accepts connections and gives each
- * its own thread, which reads request frames, validates every field, executes the request
- * on this NIC and sends the response. A frame that fails validation is never executed and
- * closes its connection (one log line); payload memory grows only as bytes actually
- * arrive, so a frame that announces much and sends little costs little.
+ * its own thread (swnic_fabric_serve.c). At most SWNIC_FABRIC_MAX_SERVER_CONNS are served
+ * at once; when full, the oldest connection that has not completed an exchange makes room,
+ * so strangers that merely connect can never lock a peer out.
  */
 #include "swnic/swnic_fabric_priv.h"
 
 #include "core/log.h"
-#include "swnic/swnic_fabric_frame.h"
 #include "swnic/swnic_sock.h"
 
 #include <arpa/inet.h>
@@ -23,162 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PAYLOAD_FIRST_CHUNK (64u * 1024u)
-#define PAYLOAD_KEEP_MAX (1u << 20) /* larger buffers are freed after their frame */
-
-struct conn_buffers {
-	uint8_t *payload;
-	size_t payload_cap;
-};
-
-static void reject(struct swnic_server_conn *sc, const char *why)
+static void conn_free(struct swnic_server_conn *sc)
 {
-	struct swnic_fabric *f = sc->fabric;
-
-	atomic_fetch_add(&f->stats.frames_rejected, 1);
-	OGDA_LOG_ERR("%s: fabric: rejected frame from %s: %s; closing the connection", f->nic->name, sc->peer, why);
-}
-
-/* Receives len payload bytes into b->payload, growing it as data arrives. */
-static doca_error_t recv_payload(int fd, struct conn_buffers *b, uint32_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		size_t got = 0;
-		size_t upto;
-		doca_error_t err;
-
-		if (done == b->payload_cap) {
-			size_t n = b->payload_cap ? b->payload_cap * 2 : PAYLOAD_FIRST_CHUNK;
-			uint8_t *p;
-
-			if (n > len)
-				n = len;
-			p = realloc(b->payload, n);
-			if (p == NULL)
-				return DOCA_ERROR_NO_MEMORY;
-			b->payload = p;
-			b->payload_cap = n;
-		}
-		upto = b->payload_cap < len ? b->payload_cap : len;
-		err = swnic_sock_recv_all(fd, b->payload + done, upto - done, SWNIC_SOCK_NO_DEADLINE, &got);
-		done += got;
-		if (err != DOCA_SUCCESS)
-			return err;
-	}
-	return DOCA_SUCCESS;
-}
-
-static doca_error_t send_response(struct swnic_server_conn *sc, uint64_t id, const struct swnic_resp *resp,
-				  void *read_buf)
-{
-	uint8_t hdr[SWNIC_FRAME_RESP_HDR_LEN];
-	struct iovec iov[2];
-	doca_error_t err;
-
-	err = swnic_frame_encode_resp(id, resp, sc->fabric->max_msg, hdr);
-	if (err != DOCA_SUCCESS)
-		return err;
-	iov[0].iov_base = hdr;
-	iov[0].iov_len = sizeof(hdr);
-	iov[1].iov_base = read_buf;
-	iov[1].iov_len = resp->read_len;
-	return swnic_sock_send_all(sc->fd, iov, 2, SWNIC_SOCK_NO_DEADLINE);
-}
-
-/* Reads, validates and serves one frame. false: the connection is finished. */
-static bool serve_one(struct swnic_server_conn *sc, struct conn_buffers *b)
-{
-	struct swnic_fabric *f = sc->fabric;
-	uint8_t hdr[SWNIC_FRAME_MAX_HDR_LEN];
-	struct swnic_frame_prefix prefix;
-	struct swnic_req req;
-	struct swnic_resp resp;
-	char why[SWNIC_FRAME_WHY_LEN];
-	void *read_buf = NULL;
-	size_t got = 0;
-	doca_error_t err;
-
-	err = swnic_sock_recv_all(sc->fd, hdr, SWNIC_FRAME_PREFIX_LEN, SWNIC_SOCK_NO_DEADLINE, &got);
-	if (err != DOCA_SUCCESS) {
-		if (got == 0) {
-			OGDA_LOG_DBG("%s: fabric: %s closed its connection", f->nic->name, sc->peer);
-		} else {
-			snprintf(why, sizeof(why), "truncated header: %zu of %u bytes", got, SWNIC_FRAME_PREFIX_LEN);
-			reject(sc, why);
-		}
-		return false;
-	}
-	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
-	if (err == DOCA_SUCCESS && prefix.type != SWNIC_FRAME_REQ) {
-		snprintf(why, sizeof(why), "frame type %u where a request was expected", prefix.type);
-		err = DOCA_ERROR_INVALID_VALUE;
-	}
-	if (err != DOCA_SUCCESS) {
-		reject(sc, why);
-		return false;
-	}
-	err = swnic_sock_recv_all(sc->fd, hdr + SWNIC_FRAME_PREFIX_LEN, prefix.header_len - SWNIC_FRAME_PREFIX_LEN,
-				  SWNIC_SOCK_NO_DEADLINE, &got);
-	if (err != DOCA_SUCCESS) {
-		snprintf(why, sizeof(why), "truncated header: %zu of %u bytes", SWNIC_FRAME_PREFIX_LEN + got,
-			 prefix.header_len);
-		reject(sc, why);
-		return false;
-	}
-	err = swnic_frame_decode_req(hdr, prefix.header_len, f->max_msg, &prefix, &req, why, sizeof(why));
-	if (err != DOCA_SUCCESS) {
-		reject(sc, why);
-		return false;
-	}
-	err = recv_payload(sc->fd, b, prefix.payload_len);
-	if (err != DOCA_SUCCESS) {
-		snprintf(why, sizeof(why), "truncated payload (%u bytes announced): %s", prefix.payload_len,
-			 doca_error_get_name(err));
-		reject(sc, why);
-		return false;
-	}
-	req.payload = prefix.payload_len > 0 ? b->payload : NULL;
-	if (req.op == SWNIC_REQ_READ && req.len > 0) {
-		read_buf = malloc(req.len);
-		if (read_buf == NULL) {
-			OGDA_LOG_ERR("%s: fabric: no memory for a %u-byte read from %s", f->nic->name, req.len,
-				     sc->peer);
-			memset(&resp, 0, sizeof(resp));
-			resp.status = SWNIC_RESP_NAK_REMOTE_OP;
-		}
-	}
-	if (read_buf != NULL || req.op != SWNIC_REQ_READ || req.len == 0)
-		swnic_fabric_respond(f->nic, f, &req, &resp, read_buf);
-	atomic_fetch_add(&f->stats.frames_served, 1);
-	err = send_response(sc, prefix.request_id, &resp, read_buf);
-	free(read_buf);
-	if (b->payload_cap > PAYLOAD_KEEP_MAX) {
-		free(b->payload);
-		b->payload = NULL;
-		b->payload_cap = 0;
-	}
-	if (err != DOCA_SUCCESS) {
-		OGDA_LOG_DBG("%s: fabric: response to %s not sent: %s", f->nic->name, sc->peer,
-			     doca_error_get_name(err));
-		return false;
-	}
-	return true;
-}
-
-static void *serve_conn(void *arg)
-{
-	struct swnic_server_conn *sc = arg;
-	struct conn_buffers b = {NULL, 0};
-
-	while (serve_one(sc, &b))
-		;
-	free(b.payload);
-	/* Wake up the peer now; the fd itself is closed by whoever joins this thread. */
-	shutdown(sc->fd, SHUT_RDWR);
-	atomic_store(&sc->done, true);
-	return NULL;
+	pthread_join(sc->thread, NULL);
+	close(sc->fd);
+	free(sc);
 }
 
 static void reap_done(struct swnic_fabric *f)
@@ -194,11 +41,37 @@ static void reap_done(struct swnic_fabric *f)
 		}
 		*pp = sc->next;
 		f->server_count--;
-		pthread_join(sc->thread, NULL);
-		close(sc->fd);
-		free(sc);
+		conn_free(sc);
 	}
 	pthread_mutex_unlock(&f->server_lock);
+}
+
+/*
+ * With server_lock held and the server full: closes the oldest connection none of whose
+ * requests has passed admission yet (the list runs newest first). false: every connection
+ * belongs to a peer.
+ */
+static bool evict_stranger(struct swnic_fabric *f, const char *for_whom)
+{
+	struct swnic_server_conn **pp, **victim = NULL;
+	struct swnic_server_conn *sc;
+
+	for (pp = &f->server_conns; *pp != NULL; pp = &(*pp)->next) {
+		if (!atomic_load(&(*pp)->trusted))
+			victim = pp;
+	}
+	if (victim == NULL)
+		return false;
+	sc = *victim;
+	*victim = sc->next;
+	f->server_count--;
+	OGDA_LOG_WARN("%s: fabric: %u connections served; closing %s, the oldest without a completed exchange, for %s",
+		      f->nic->name, SWNIC_FABRIC_MAX_SERVER_CONNS, sc->peer, for_whom);
+	/* Its thread waits only in poll (the shutdown ends that) or runs one short responder call. */
+	shutdown(sc->fd, SHUT_RDWR);
+	conn_free(sc);
+	atomic_fetch_add(&f->stats.conns_evicted, 1);
+	return true;
 }
 
 static void accept_one(struct swnic_fabric *f)
@@ -233,21 +106,23 @@ static void accept_one(struct swnic_fabric *f)
 	sc->fabric = f;
 	sc->fd = fd;
 	atomic_init(&sc->done, false);
+	atomic_init(&sc->trusted, false);
+	sc->handshake_deadline = swnic_deadline_after(f->handshake_timeout_ns);
 	if (inet_ntop(AF_INET, &sa.sin_addr, peer, sizeof(peer)) == NULL)
 		snprintf(peer, sizeof(peer), "?");
 	snprintf(sc->peer, sizeof(sc->peer), "%s:%u", peer, (unsigned)ntohs(sa.sin_port));
 
 	pthread_mutex_lock(&f->server_lock);
-	if (f->server_count >= SWNIC_FABRIC_MAX_SERVER_CONNS) {
+	if (f->server_count >= SWNIC_FABRIC_MAX_SERVER_CONNS && !evict_stranger(f, sc->peer)) {
 		pthread_mutex_unlock(&f->server_lock);
 		atomic_fetch_add(&f->stats.conns_refused, 1);
-		OGDA_LOG_WARN("%s: fabric: %u connections already served, refusing %s", f->nic->name,
+		OGDA_LOG_WARN("%s: fabric: %u peers' connections already served, refusing %s", f->nic->name,
 			      SWNIC_FABRIC_MAX_SERVER_CONNS, sc->peer);
 		close(fd);
 		free(sc);
 		return;
 	}
-	if (pthread_create(&sc->thread, NULL, serve_conn, sc) != 0) {
+	if (pthread_create(&sc->thread, NULL, swnic_fabric_serve_conn, sc) != 0) {
 		pthread_mutex_unlock(&f->server_lock);
 		OGDA_LOG_ERR("%s: fabric: cannot start a thread for %s", f->nic->name, sc->peer);
 		close(fd);
@@ -321,8 +196,6 @@ void swnic_fabric_server_stop(struct swnic_fabric *f)
 	pthread_mutex_unlock(&f->server_lock);
 	for (; sc != NULL; sc = next) {
 		next = sc->next;
-		pthread_join(sc->thread, NULL);
-		close(sc->fd);
-		free(sc);
+		conn_free(sc);
 	}
 }

@@ -7,6 +7,7 @@
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
 #include "swnic/swnic_mem_int.h"
+#include "swnic/swnic_random.h"
 
 #include "core/cuda_drv.h"
 #include "core/log.h"
@@ -323,7 +324,7 @@ doca_error_t swnic_mr_register(struct swnic *nic, uint32_t pdn, void *addr, size
 	struct swnic_mr *mr, *fresh = NULL;
 	struct swnic_pd *pd;
 	enum ogda_mem_kind kind;
-	uint32_t key, id;
+	uint32_t key, id, variant;
 	doca_error_t err;
 
 	if (nic == NULL || lkey == NULL || rkey == NULL) {
@@ -358,9 +359,12 @@ doca_error_t swnic_mr_register(struct swnic *nic, uint32_t pdn, void *addr, size
 		OGDA_LOG_ERR("%s: MR registration names no PD 0x%x", nic->name, pdn);
 		return DOCA_ERROR_NOT_FOUND;
 	}
+	/* The variant is random (a remote peer cannot guess a key from its index) and, in a
+	 * reused slot, never the previous one (the stale key does not name the new MR). */
+	variant = swnic_random_u32();
 	mr = mr_find_dead_slot(&nic->mrs);
 	if (mr != NULL) {
-		key = (mr->lkey & ~0xffu) | ((mr->lkey + 1u) & 0xffu);
+		key = (mr->lkey & ~0xffu) | ((mr->lkey + 1u + variant % 255u) & 0xffu);
 	} else {
 		err = table_insert(&nic->mrs, fresh, &id, "MR");
 		if (err != DOCA_SUCCESS) {
@@ -370,7 +374,7 @@ doca_error_t swnic_mr_register(struct swnic *nic, uint32_t pdn, void *addr, size
 		}
 		mr = fresh;
 		fresh = NULL;
-		key = id << 8;
+		key = (id << 8) | (variant & 0xffu);
 	}
 	mr->lkey = key;
 	mr->rkey = key;

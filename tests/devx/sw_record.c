@@ -2,6 +2,7 @@
 #include "sw_record.h"
 
 #include "prm/prm_cmd.h"
+#include "swnic/swnic_random.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -214,4 +215,25 @@ void sw_record_wrap(struct ogda_devx *dev, struct cmd_log *log)
 	if (orig->resolve_rmac != NULL)
 		recording.resolve_rmac = rec_resolve_rmac;
 	dev->ops = &recording;
+}
+
+static uint64_t replay_state;
+
+/* xorshift64: a fixed sequence, reset by sw_record_replay_random. */
+static void replay_source(void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	for (size_t i = 0; i < len; i++) {
+		replay_state ^= replay_state << 13;
+		replay_state ^= replay_state >> 7;
+		replay_state ^= replay_state << 17;
+		p[i] = (uint8_t)replay_state;
+	}
+}
+
+void sw_record_replay_random(void)
+{
+	replay_state = 0x0123456789abcdefull;
+	swnic_random_set_source(replay_source);
 }

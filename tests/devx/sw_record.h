@@ -13,4 +13,10 @@
 /* Starts recording dev's ops into log (dev keeps working as before). */
 void sw_record_wrap(struct ogda_devx *dev, struct cmd_log *log);
 
+/*
+ * Makes the software NIC's random numbers (QPNs, key variants) a fixed sequence that
+ * starts over at each call, so that two runs of the same script get the same numbers.
+ */
+void sw_record_replay_random(void);
+
 #endif /* OGDA_TESTS_DEVX_SW_RECORD_H_ */

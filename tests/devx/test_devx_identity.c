@@ -27,6 +27,7 @@ static void run_sw(uint8_t *arena)
 {
 	struct ogda_devx *dev = NULL;
 
+	sw_record_replay_random();
 	assert_int_equal(ogda_devx_sw_open(0, &dev), DOCA_SUCCESS);
 	sw_record_wrap(dev, &sw_cmds);
 	identity_script_run(dev, arena, &sw_results);
@@ -38,6 +39,7 @@ static void run_hw(uint8_t *arena)
 	struct ogda_devx *dev = NULL;
 	struct fake_rdma_core_counts c;
 
+	sw_record_replay_random();
 	fake_rdma_core_install();
 	assert_int_equal(ogda_devx_hw_open(FAKE_MLX5_NAME, &dev), DOCA_SUCCESS);
 	assert_true(ogda_devx_is_hw(dev));

@@ -174,9 +174,11 @@ static void test_api_streams_identical(void **state)
 	cmd_log_init(&sw_cmds);
 	fake_rdma_core_install(); /* the list holds mlx5_0 and swnic0 */
 	record_sw = true;
+	sw_record_replay_random();
 	sw_qpn = run_sequence("swnic0");
 	record_sw = false;
 	cmd_log_clear(fake_rdma_core_log()); /* nothing of the software run belongs there */
+	sw_record_replay_random();
 	hw_qpn = run_sequence(FAKE_MLX5_NAME);
 	fake_rdma_core_counts(&c);
 	fake_rdma_core_uninstall();

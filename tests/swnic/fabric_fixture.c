@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "fabric_fixture.h"
 
+#include "swnic/swnic_fabric_frame.h"
 #include "swnic/swnic_gid.h"
 
 #include <arpa/inet.h>
@@ -15,12 +16,34 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The verdict on a request's target: QP 0x200 only, rkey FFX_RKEY, inside the region. */
+static uint8_t ffx_target_status(const struct swnic_req *req)
+{
+	uint64_t size = req->op >= SWNIC_REQ_ATOMIC_CS ? req->atomic_size : req->len;
+
+	if (req->dst_qpn != 0x200)
+		return SWNIC_RESP_NO_QP;
+	if (req->rkey != FFX_RKEY || req->raddr > FFX_REGION_SIZE || size > FFX_REGION_SIZE - req->raddr)
+		return SWNIC_RESP_NAK_REMOTE_ACCESS;
+	return SWNIC_RESP_ACK;
+}
+
+/* The fixture's header check: the responder's target checks; 4 KiB MTU. */
+static doca_error_t ffx_check(void *ctx, struct swnic *nic, const struct swnic_req *req,
+			      struct swnic_req_verdict *verdict)
+{
+	(void)ctx;
+	(void)nic;
+	verdict->status = ffx_target_status(req);
+	verdict->mtu_bytes = 4096;
+	return DOCA_SUCCESS;
+}
+
 /* The fixture's responder: one region at x->region, addresses are offsets into it. */
 static doca_error_t ffx_respond(void *ctx, struct swnic *nic, const struct swnic_req *req, struct swnic_resp *resp,
 				void *read_buf)
 {
 	struct ffx *x = ctx;
-	uint64_t size;
 	uint8_t *p;
 
 	(void)nic;
@@ -28,15 +51,9 @@ static doca_error_t ffx_respond(void *ctx, struct swnic *nic, const struct swnic
 	if (atomic_load(&x->mode) == FFX_DIE)
 		raise(SIGKILL);
 	memset(resp, 0, sizeof(*resp));
-	if (req->dst_qpn != 0x200) {
-		resp->status = SWNIC_RESP_NO_QP;
+	resp->status = ffx_target_status(req);
+	if (resp->status != SWNIC_RESP_ACK)
 		return DOCA_SUCCESS;
-	}
-	size = req->op >= SWNIC_REQ_ATOMIC_CS ? req->atomic_size : req->len;
-	if (req->rkey != FFX_RKEY || req->raddr > FFX_REGION_SIZE || size > FFX_REGION_SIZE - req->raddr) {
-		resp->status = SWNIC_RESP_NAK_REMOTE_ACCESS;
-		return DOCA_SUCCESS;
-	}
 	p = x->region + req->raddr;
 	pthread_mutex_lock(&x->lock);
 	switch (req->op) {
@@ -80,7 +97,7 @@ static doca_error_t ffx_respond(void *ctx, struct swnic *nic, const struct swnic
 
 doca_error_t ffx_create(struct ffx *x, uint32_t index, uint8_t log_max_msg)
 {
-	struct swnic_fabric_opts opts = {.responder = ffx_respond, .responder_ctx = x};
+	struct swnic_fabric_opts opts = {.responder = ffx_respond, .responder_ctx = x, .check = ffx_check};
 	doca_error_t err;
 
 	memset(x, 0, sizeof(*x));
@@ -140,6 +157,15 @@ struct swnic_req ffx_req(uint8_t op, uint64_t raddr, uint32_t len)
 	return r;
 }
 
+struct swnic_fabric_stats ffx_stats(struct ffx *x)
+{
+	struct swnic_fabric_stats s;
+
+	memset(&s, 0, sizeof(s));
+	(void)swnic_fabric_get_stats(x->fabric, &s);
+	return s;
+}
+
 uint64_t ffx_now_ns(void)
 {
 	struct timespec ts;
@@ -174,26 +200,80 @@ bool ffx_peer_closed(int fd, int timeout_ms)
 	}
 }
 
-int ffx_connect_raw(const struct ffx *x)
+static int connect_ep(const struct swnic_endpoint *ep)
 {
-	struct swnic_endpoint ep;
 	struct sockaddr_in sa;
 	int fd;
 
-	if (swnic_fabric_get_endpoint(x->fabric, &ep) != DOCA_SUCCESS)
-		return -1;
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		return -1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sin_family = AF_INET;
-	sa.sin_port = htons(ep.port);
-	sa.sin_addr.s_addr = htonl(ep.ipv4);
+	sa.sin_port = htons(ep->port);
+	sa.sin_addr.s_addr = htonl(ep->ipv4);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+/* The client's half of a handshake without a secret; fd closed on failure. */
+static int hello(int fd)
+{
+	struct swnic_frame_hello h;
+	uint8_t buf[SWNIC_FRAME_HELLO_HDR_LEN];
+	char why[SWNIC_FRAME_WHY_LEN];
+
+	memset(&h, 0, sizeof(h));
+	memset(h.nonce, 0x5e, sizeof(h.nonce));
+	swnic_frame_encode_hello(&h, buf);
+	if (fd < 0 || send(fd, buf, sizeof(buf), MSG_NOSIGNAL) != (ssize_t)sizeof(buf) ||
+	    recv(fd, buf, sizeof(buf), MSG_WAITALL) != (ssize_t)sizeof(buf) ||
+	    swnic_frame_decode_hello(buf, sizeof(buf), &h, why, sizeof(why)) != DOCA_SUCCESS || h.secret) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int ffx_connect_silent(const struct ffx *x)
+{
+	struct swnic_endpoint ep;
+
+	if (swnic_fabric_get_endpoint(x->fabric, &ep) != DOCA_SUCCESS)
+		return -1;
+	return connect_ep(&ep);
+}
+
+int ffx_connect_raw(const struct ffx *x)
+{
+	return hello(ffx_connect_silent(x));
+}
+
+int ffx_connect_gid(const uint8_t gid[16])
+{
+	struct swnic_endpoint ep;
+
+	if (swnic_gid_decode(gid, &ep) != DOCA_SUCCESS)
+		return -1;
+	return hello(connect_ep(&ep));
+}
+
+bool ffx_hello_serve(int fd)
+{
+	struct swnic_frame_hello h;
+	uint8_t buf[SWNIC_FRAME_HELLO_HDR_LEN];
+	char why[SWNIC_FRAME_WHY_LEN];
+
+	if (recv(fd, buf, sizeof(buf), MSG_WAITALL) != (ssize_t)sizeof(buf) ||
+	    swnic_frame_decode_hello(buf, sizeof(buf), &h, why, sizeof(why)) != DOCA_SUCCESS)
+		return false;
+	memset(&h, 0, sizeof(h));
+	swnic_frame_encode_hello(&h, buf);
+	return send(fd, buf, sizeof(buf), MSG_NOSIGNAL) == (ssize_t)sizeof(buf);
 }
 
 int ffx_listen_raw(uint8_t gid[16])

@@ -53,14 +53,26 @@ void ffx_sync(struct ffx *x);
 /* A request with the fixture's defaults: dst_qpn 0x200, src_qpn 0x201, rkey FFX_RKEY. */
 struct swnic_req ffx_req(uint8_t op, uint64_t raddr, uint32_t len);
 
+/* x's fabric counters (all zero should the fabric be gone). */
+struct swnic_fabric_stats ffx_stats(struct ffx *x);
+
 /* CLOCK_MONOTONIC now, and milliseconds since start_ns. */
 uint64_t ffx_now_ns(void);
 uint64_t ffx_ms_since(uint64_t start_ns);
 
 /* True when fd's peer closed (recv returns 0 or ECONNRESET) within timeout_ms. */
 bool ffx_peer_closed(int fd, int timeout_ms);
-/* A connected TCP socket to the fixture's endpoint (blocking). */
+/*
+ * A connected TCP socket (blocking) to the fixture's endpoint, past the handshake (hellos
+ * without a shared secret): the next bytes sent are read as request frames.
+ */
 int ffx_connect_raw(const struct ffx *x);
+/* The same to the fabric endpoint gid names; -1 on failure. */
+int ffx_connect_gid(const uint8_t gid[16]);
+/* A connected TCP socket to the fixture's endpoint that has sent nothing yet. */
+int ffx_connect_silent(const struct ffx *x);
+/* For a fake server on fd: reads the client's hello and answers one without a secret. */
+bool ffx_hello_serve(int fd);
 /* A listening socket on 127.0.0.1 with a kernel port; *gid encodes it (NIC index 9). */
 int ffx_listen_raw(uint8_t gid[16]);
 

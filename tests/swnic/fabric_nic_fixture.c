@@ -16,6 +16,8 @@
 #include "prm/prm_cq.h"
 #include "prm/prm_qp.h"
 #include "swnic/swnic_ctl.h"
+#include "swnic/swnic_exec_resp_int.h"
+#include "swnic/swnic_fabric.h"
 
 #define FNX_LOG_CQ 4u
 #define FNX_LOG_SQ 4u
@@ -92,7 +94,7 @@ static void create_qp(struct fnx *x)
 	m.qpc.atomic_mode = PRM_QP_ATOMIC_MODE_UP_TO_8B;
 	modify_qp(x, &m);
 
-	/* The responder does not look at its peer: connect the QP to itself. */
+	/* Connected to itself: the tests send as this QP (its QPN and GID) from any NIC. */
 	memset(&m, 0, sizeof(m));
 	m.opcode = PRM_CMD_INIT2RTR_QP;
 	m.qpc.mtu = PRM_QP_MTU_4096;
@@ -175,6 +177,45 @@ bool fnx_read_all(int fd, void *buf, size_t len)
 	return true;
 }
 
+void fnx_target_of(const struct fnx *x, struct fnx_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	memcpy(t->gid, x->gid, 16);
+	t->qpn = x->qpn;
+	t->rkey = x->rkey;
+	t->base = (uint64_t)(uintptr_t)x->region;
+}
+
+struct swnic_req fnx_req_to(const struct fnx_target *t, uint8_t op, uint64_t off, uint32_t len)
+{
+	struct swnic_req r;
+
+	memset(&r, 0, sizeof(r));
+	r.op = op;
+	r.src_qpn = t->qpn;
+	memcpy(r.src_gid, t->gid, 16);
+	r.psn = t->psn;
+	r.dst_qpn = t->qpn;
+	r.raddr = t->base + off;
+	r.rkey = t->rkey;
+	r.len = len;
+	if (op >= SWNIC_REQ_ATOMIC_CS) {
+		r.atomic_size = 8;
+		r.len = 0;
+	}
+	return r;
+}
+
+doca_error_t fnx_deliver(struct swnic *nic, struct fnx_target *t, const struct swnic_req *req,
+			 struct swnic_resp *resp, void *read_buf, uint64_t timeout_ns)
+{
+	doca_error_t err = swnic_fabric_deliver(nic, t->gid, req, resp, read_buf, timeout_ns);
+
+	if (err == DOCA_SUCCESS && resp->status == SWNIC_RESP_ACK)
+		t->psn += swnic_req_psn_count(PRM_QP_MTU_4096, req->op, req->len);
+	return err;
+}
+
 static void child_main(int up, int ctl, size_t region_len, size_t dump_len)
 {
 	struct fnx_target t;
@@ -182,10 +223,7 @@ static void child_main(int up, int ctl, size_t region_len, size_t dump_len)
 	char byte;
 
 	fnx_open_sized(&x, 0, region_len);
-	memcpy(t.gid, x.gid, 16);
-	t.qpn = x.qpn;
-	t.rkey = x.rkey;
-	t.base = (uint64_t)(uintptr_t)x.region;
+	fnx_target_of(&x, &t);
 	if (write(up, &t, sizeof(t)) != (ssize_t)sizeof(t))
 		_exit(3);
 	while (read(ctl, &byte, 1) > 0)

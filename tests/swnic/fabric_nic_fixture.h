@@ -10,6 +10,7 @@
 
 #include "devx/devx.h"
 #include "doca_error.h"
+#include "swnic/swnic.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -54,7 +55,18 @@ struct fnx_target {
 	uint32_t qpn;
 	uint32_t rkey;
 	uint64_t base;
+	uint32_t psn; /* the next PSN the QP expects (it starts at 0) */
 };
+
+/* What x's NIC tells its requesters; PSNs start at 0. */
+void fnx_target_of(const struct fnx *x, struct fnx_target *t);
+
+/* A request to t from the QP's connected peer (the QP itself), at t's next PSN. */
+struct swnic_req fnx_req_to(const struct fnx_target *t, uint8_t op, uint64_t off, uint32_t len);
+
+/* swnic_fabric_deliver of req to t; an ACK moves t past the request's packets. */
+doca_error_t fnx_deliver(struct swnic *nic, struct fnx_target *t, const struct swnic_req *req,
+			 struct swnic_resp *resp, void *read_buf, uint64_t timeout_ns);
 
 /* A child process serving a region with its own NIC (over TCP, since its GID is another). */
 struct fnx_child {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "resp_fixture.h"
+#include "req_sequence.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -62,10 +63,14 @@ static void cmd(struct fix *f, const void *in, size_t inlen, void *out, size_t o
 	}
 }
 
+/* The open fixture's NIC, for fix_req (the tests keep one fixture open at a time). */
+static struct swnic *fix_current_nic;
+
 void fix_open(struct fix *f)
 {
 	memset(f, 0, sizeof(*f));
 	assert_int_equal(swnic_open(0, &f->nic), DOCA_SUCCESS);
+	fix_current_nic = f->nic;
 	assert_int_equal(swnic_pd_alloc(f->nic, &f->pdn[0]), DOCA_SUCCESS);
 	assert_int_equal(swnic_pd_alloc(f->nic, &f->pdn[1]), DOCA_SUCCESS);
 	assert_int_equal(swnic_uar_alloc(f->nic, OGDA_DEVX_UAR_BF, &f->uar, &f->uar_page), DOCA_SUCCESS);
@@ -75,6 +80,7 @@ void fix_open(struct fix *f)
 void fix_close(struct fix *f)
 {
 	/* Closing the last reference tears down every object before the arena goes. */
+	fix_current_nic = NULL;
 	swnic_close(f->nic);
 	free(f->arena);
 	memset(f, 0, sizeof(*f));
@@ -342,6 +348,11 @@ void fix_srq_post(struct fix_srq *srq, const struct fix_sge *sge, uint32_t n)
 	ring_rq_dbr(srq->dbr, srq->pi);
 }
 
+void fix_req_sequence(struct swnic_req *r)
+{
+	swnic_test_req_sequence(fix_current_nic, r);
+}
+
 struct swnic_req fix_req(uint32_t dst_qpn, uint8_t op)
 {
 	struct swnic_req r;
@@ -350,5 +361,14 @@ struct swnic_req fix_req(uint32_t dst_qpn, uint8_t op)
 	r.op = op;
 	r.dst_qpn = dst_qpn;
 	r.src_qpn = dst_qpn;
+	fix_req_sequence(&r);
 	return r;
+}
+
+doca_error_t fix_execute(struct swnic *nic, const struct swnic_req *req, struct swnic_resp *resp, void *read_buf)
+{
+	struct swnic_req r = *req;
+
+	fix_req_sequence(&r);
+	return swnic_responder_execute(nic, &r, resp, read_buf);
 }

@@ -112,8 +112,16 @@ void fix_srq_create(struct fix *f, uint32_t log_size, uint32_t log_stride, bool 
 void fix_rq_post(struct fix_qp *qp, const struct fix_sge *sge, uint32_t n);
 void fix_srq_post(struct fix_srq *srq, const struct fix_sge *sge, uint32_t n);
 
-/* A request with the defaults the tests share: dst_qpn, op, len 0, psn 0. */
+/*
+ * A request with the defaults the tests share: dst_qpn, op, len 0, from the QP's connected
+ * peer at the PSN it expects next (the QP as it is now: build the request right before
+ * executing it).
+ */
 struct swnic_req fix_req(uint32_t dst_qpn, uint8_t op);
+/* Sets r's source (dst_qpn's connected peer) and PSN (the one it expects now). */
+void fix_req_sequence(struct swnic_req *r);
+/* swnic_responder_execute of a copy of req made in sequence (fix_req_sequence). */
+doca_error_t fix_execute(struct swnic *nic, const struct swnic_req *req, struct swnic_resp *resp, void *read_buf);
 
 /* Big-endian readers for CQE assertions. */
 uint32_t fix_be32(const uint8_t *p);

@@ -310,6 +310,21 @@ void fx_qp_modify(struct fx *f, struct fx_qp *qp, uint16_t opcode, const struct 
 	cmd(f, in, sizeof(in), out, sizeof(out));
 }
 
+uint32_t fx_qp_connect_new_peer(struct fx *f, struct fx_qp *qp, struct fx_cq *cq, uint8_t stop_at)
+{
+	struct fx_qp_cfg qc;
+	struct fx_conn cn;
+	struct fx_qp r;
+
+	fx_qp_cfg_default(&qc, cq, NULL);
+	fx_qp_create(f, &qc, &r);
+	fx_conn_default(f, &cn, qp->qpn);
+	fx_qp_connect(f, &r, &cn, PRM_QP_STATE_RTS);
+	fx_conn_default(f, &cn, r.qpn);
+	fx_qp_connect(f, qp, &cn, stop_at);
+	return r.qpn;
+}
+
 void fx_qp_connect(struct fx *f, struct fx_qp *qp, const struct fx_conn *c, uint8_t stop_at)
 {
 	fx_qp_modify(f, qp, PRM_CMD_RST2INIT_QP, c);

@@ -125,6 +125,12 @@ void fx_conn_default(struct fx *f, struct fx_conn *c, uint32_t remote_qpn);
 /* RST2INIT, INIT2RTR, RTR2RTS with c; stop_at = PRM_QP_STATE_INIT / RTR / RTS. */
 void fx_qp_connect(struct fx *f, struct fx_qp *qp, const struct fx_conn *c, uint8_t stop_at);
 void fx_qp_modify(struct fx *f, struct fx_qp *qp, uint16_t opcode, const struct fx_conn *c);
+/*
+ * An RC responder QP of its own for requester qp (a responder executes only its connected
+ * peer's requests): creates one on cq (default config) connected to qp, then connects qp
+ * to it with fx_conn_default up to stop_at. Returns the responder's QPN.
+ */
+uint32_t fx_qp_connect_new_peer(struct fx *f, struct fx_qp *qp, struct fx_cq *cq, uint8_t stop_at);
 /* The QP's state and counters, read from the NIC's object. */
 uint8_t fx_qp_state(struct fx *f, const struct fx_qp *qp);
 void fx_qp_counters(struct fx *f, const struct fx_qp *qp, uint64_t *wqes, uint64_t *errors, uint64_t *rnr,

@@ -17,6 +17,7 @@
 #include "prm/prm_cmd.h"
 #include "prm/prm_qp.h"
 #include "swnic/swnic_ctl.h"
+#include "swnic/swnic_qpn_alloc.h"
 #include "test_util.h"
 
 static void test_create_places_queues(void **state)
@@ -30,7 +31,8 @@ static void test_create_places_queues(void **state)
 	p.qpc.log_rq_stride = 2;          /* 64-byte receive WQEs: RQ = 16 x 64 = 1 KiB */
 	p.wq_umem_offset = cfx_alloc(f, 1024 + (64u << 6), 4096);
 	assert_int_equal(cfx_create_qp(f, &p, &qpn, NULL), PRM_STATUS_OK);
-	assert_int_equal(qpn, SWNIC_QP_BASE);
+	/* Random QPNs: in range, and the next one is not this one plus one. */
+	assert_in_range(qpn, SWNIC_QPN_MIN, SWNIC_QPN_MULTICAST - 1);
 	qp = swnic_qp_acquire(f->nic, qpn);
 	assert_non_null(qp);
 	assert_int_equal(qp->qpn, qpn);
@@ -70,7 +72,9 @@ static void test_create_places_queues(void **state)
 	p.qpc.send_dbr_mode = PRM_QP_SEND_DBR_NO_DBR_EXT;
 	p.qpc.cd_master = 1;
 	assert_int_equal(cfx_create_qp(f, &p, &qpn2, NULL), PRM_STATUS_OK);
-	assert_int_equal(qpn2, SWNIC_QP_BASE + 1);
+	assert_in_range(qpn2, SWNIC_QPN_MIN, SWNIC_QPN_MULTICAST - 1);
+	assert_int_not_equal(qpn2, qpn + 1);
+	assert_int_not_equal(qpn2, qpn);
 	qp = swnic_qp_acquire(f->nic, qpn2);
 	assert_int_equal(qp->st, PRM_QP_ST_UC);
 	assert_int_equal(qp->send_dbr_mode, PRM_QP_SEND_DBR_NO_DBR_EXT);

@@ -110,7 +110,7 @@ static void test_unknown_qp(void **state)
 	size_t i;
 
 	for (i = 0; i < sizeof(transition_ops) / sizeof(transition_ops[0]); i++) {
-		assert_int_equal(cfx_transition(f, transition_ops[i], SWNIC_QP_BASE + 77, &synd), PRM_STATUS_BAD_PARAM);
+		assert_int_equal(cfx_transition(f, transition_ops[i], SWNIC_QPN_MIN - 1, &synd), PRM_STATUS_BAD_PARAM);
 		assert_int_equal(synd, SWNIC_SYND_BAD_QPN);
 	}
 }

@@ -96,7 +96,6 @@ static void test_dbr_less(void **state)
 {
 	struct fx_cq_cfg cc = {.log_size = 4};
 	struct fx_qp_cfg qc;
-	struct fx_conn cn;
 	struct fx_qp q;
 	struct fx_cq cq;
 	struct fx_pair p;
@@ -110,8 +109,7 @@ static void test_dbr_less(void **state)
 	qc.log_sq = 2;
 	qc.send_dbr_mode = PRM_QP_SEND_DBR_NO_DBR_EXT;
 	fx_qp_create(&p.f, &qc, &q);
-	fx_conn_default(&p.f, &cn, p.b.qpn);
-	fx_qp_connect(&p.f, &q, &cn, PRM_QP_STATE_RTS);
+	fx_qp_connect_new_peer(&p.f, &q, &cq, PRM_QP_STATE_RTS);
 	memset(dst, 0, sizeof(dst));
 	rk = fx_mr(&p.f, dst, sizeof(dst), RW);
 	for (i = 0; i < 9; i++) { /* over two ring wraps */
@@ -170,7 +168,6 @@ static void test_dbr_recovers_lost_ring(void **state)
 	struct fx_cq cq1, cq2, cq3;
 	struct fx_qp q1, q2, q3;
 	struct fx_qp_cfg qc;
-	struct fx_conn cn;
 	struct fx_pair p;
 	uint8_t dst[3] = {0, 0, 0};
 	uint16_t i1, i2, i3;
@@ -181,7 +178,6 @@ static void test_dbr_recovers_lost_ring(void **state)
 	fx_cq_create(&p.f, &cc, &cq1);
 	fx_cq_create(&p.f, &cc, &cq2);
 	fx_cq_create(&p.f, &cc, &cq3);
-	fx_conn_default(&p.f, &cn, p.b.qpn);
 	fx_qp_cfg_default(&qc, &cq1, NULL);
 	fx_qp_create(&p.f, &qc, &q1);
 	fx_qp_cfg_default(&qc, &cq2, NULL);
@@ -191,9 +187,9 @@ static void test_dbr_recovers_lost_ring(void **state)
 	fx_qp_create(&p.f, &qc, &q3);
 	assert_true(q1.uar_page == q2.uar_page);
 	assert_true(q3.uar_page != q1.uar_page);
-	fx_qp_connect(&p.f, &q1, &cn, PRM_QP_STATE_RTS);
-	fx_qp_connect(&p.f, &q2, &cn, PRM_QP_STATE_RTS);
-	fx_qp_connect(&p.f, &q3, &cn, PRM_QP_STATE_RTS);
+	fx_qp_connect_new_peer(&p.f, &q1, &cq1, PRM_QP_STATE_RTS);
+	fx_qp_connect_new_peer(&p.f, &q2, &cq2, PRM_QP_STATE_RTS);
+	fx_qp_connect_new_peer(&p.f, &q3, &cq3, PRM_QP_STATE_RTS);
 	rk = fx_mr(&p.f, dst, sizeof(dst), RW);
 
 	i1 = post_mark(&q1, &dst[0], rk, 1);
@@ -220,7 +216,6 @@ static void test_implausible_index_ignored(void **state)
 {
 	struct fx_cq_cfg cc = {.log_size = 4};
 	struct fx_qp_cfg qc;
-	struct fx_conn cn;
 	struct fx_qp q;
 	struct fx_cq cq;
 	struct fx_pair p;
@@ -235,8 +230,7 @@ static void test_implausible_index_ignored(void **state)
 	qc.log_sq = 3;
 	qc.send_dbr_mode = PRM_QP_SEND_DBR_NO_DBR_EXT; /* no DBR to fall back on */
 	fx_qp_create(&p.f, &qc, &q);
-	fx_conn_default(&p.f, &cn, p.b.qpn);
-	fx_qp_connect(&p.f, &q, &cn, PRM_QP_STATE_RTS);
+	fx_qp_connect_new_peer(&p.f, &q, &cq, PRM_QP_STATE_RTS);
 	rk = fx_mr(&p.f, dst, sizeof(dst), RW);
 	idx = post_mark(&q, dst, rk, 0x5a);
 	/* 9 WQEBBs ahead of an 8-WQEBB ring. */
@@ -272,9 +266,8 @@ static void test_rung_before_rts_runs_at_rts(void **state)
 	fx_cq_create(&p.f, &cc, &cq);
 	fx_qp_cfg_default(&qc, &cq, NULL);
 	fx_qp_create(&p.f, &qc, &q);
-	fx_conn_default(&p.f, &cn, p.b.qpn);
 	rk = fx_mr(&p.f, dst, sizeof(dst), RW);
-	fx_qp_connect(&p.f, &q, &cn, PRM_QP_STATE_INIT);
+	fx_conn_default(&p.f, &cn, fx_qp_connect_new_peer(&p.f, &q, &cq, PRM_QP_STATE_INIT));
 	i0 = post_mark(&q, &dst[0], rk, 1);
 	fx_ring(&q, FX_RING_CTRL);
 	assert_true(fx_no_cqe(&cq, QUIET_MS));
@@ -297,14 +290,12 @@ static void make_master(struct fx_pair *p, struct fx_cq *cq, struct fx_qp *q)
 {
 	struct fx_cq_cfg cc = {.log_size = 4};
 	struct fx_qp_cfg qc;
-	struct fx_conn cn;
 
 	fx_cq_create(&p->f, &cc, cq);
 	fx_qp_cfg_default(&qc, cq, NULL);
 	qc.cd_master = true;
 	fx_qp_create(&p->f, &qc, q);
-	fx_conn_default(&p->f, &cn, p->b.qpn);
-	fx_qp_connect(&p->f, q, &cn, PRM_QP_STATE_RTS);
+	fx_qp_connect_new_peer(&p->f, q, cq, PRM_QP_STATE_RTS);
 }
 
 /*
@@ -371,6 +362,9 @@ static void test_2rst_rewinds(void **state)
 			p.a.pi = 0; /* restart the counters, DBR first */
 			atomic_store(&p.a.dbr[OPENGDA_MLX5_SND_DBR], 0);
 		}
+		/* Its peer starts over too (an RC connection restarts on both sides: PSNs from 0). */
+		fx_qp_modify(&p.f, &p.b, PRM_CMD_2RST_QP, NULL);
+		fx_qp_connect(&p.f, &p.b, &p.cb, PRM_QP_STATE_RTS);
 		fx_qp_connect(&p.f, &p.a, &p.ca, PRM_QP_STATE_RTS);
 		idx = post_mark(&p.a, &dst[1 + round], rk, (uint8_t)(0x20 + round));
 		assert_int_equal(idx, round == 0 ? 0 : 1);
@@ -462,7 +456,6 @@ static void test_four_producers(void **state)
 	fx_pair_open(&p, 3, NULL, NULL, NULL);
 	for (i = 0; i < PRODUCERS; i++) {
 		struct fx_qp_cfg qc;
-		struct fx_conn cn;
 		uint32_t k;
 
 		memset(&pr[i], 0, sizeof(pr[i]));
@@ -481,8 +474,7 @@ static void test_four_producers(void **state)
 		qc.log_sq = 2;
 		qc.own_uar = (i & 1) != 0;
 		fx_qp_create(&p.f, &qc, &pr[i].qp);
-		fx_conn_default(&p.f, &cn, p.b.qpn);
-		fx_qp_connect(&p.f, &pr[i].qp, &cn, PRM_QP_STATE_RTS);
+		fx_qp_connect_new_peer(&p.f, &pr[i].qp, &pr[i].cq, PRM_QP_STATE_RTS);
 	}
 	for (i = 0; i < PRODUCERS; i++)
 		assert_int_equal(pthread_create(&tid[i], NULL, producer_main, &pr[i]), 0);

@@ -24,6 +24,7 @@
 #include "prm/prm_qpc.h"
 #include "swnic/swnic_ctl.h"
 #include "swnic/swnic_event.h"
+#include "swnic/swnic_random.h"
 #include "swnic_fixture.h"
 
 #define QUIET_MS 40u          /* 40 passes of the arm scan at its slowest */
@@ -650,6 +651,12 @@ static void test_cq_overrun_error(void **state)
 	fx_pair_close(&p);
 }
 
+/* A random source that always draws the same number: the next QP gets a freed QPN again. */
+static void same_draw(void *buf, size_t len)
+{
+	memset(buf, 0x5a, len);
+}
+
 /* Destroying an object ends its subscriptions: the number, reused, is not subscribed. */
 static void test_subscription_ends_with_object(void **state)
 {
@@ -667,7 +674,9 @@ static void test_subscription_ends_with_object(void **state)
 	chan_open(&p.f, &c);
 	fx_cq_create(&p.f, &cc, &cq);
 	fx_qp_cfg_default(&qc, &cq, NULL);
+	swnic_random_set_source(same_draw);
 	fx_qp_create(&p.f, &qc, &qp);
+	swnic_random_set_source(NULL);
 	cqn = cq.cqn;
 	qpn = qp.qpn;
 	assert_int_equal(swnic_event_subscribe(c.ch, SWNIC_EVOBJ_CQ, cqn, cq_types, 2, 0xdead), DOCA_SUCCESS);
@@ -676,10 +685,12 @@ static void test_subscription_ends_with_object(void **state)
 	assert_int_equal(prm_destroy_cq_in_build(0, cqn, in, sizeof(in)), DOCA_SUCCESS);
 	assert_int_equal(swnic_cmd_exec(p.f.nic, in, sizeof(in), out, sizeof(out)), DOCA_SUCCESS);
 
-	/* Same numbers again (slots are reused lowest-first). */
+	/* Same numbers again (CQ slots are reused lowest-first; the QPN draw is forced). */
 	fx_cq_create(&p.f, &cc, &cq2);
 	fx_qp_cfg_default(&qc, &cq2, NULL);
+	swnic_random_set_source(same_draw);
 	fx_qp_create(&p.f, &qc, &qp2);
+	swnic_random_set_source(NULL);
 	assert_int_equal(cq2.cqn, cqn);
 	assert_int_equal(qp2.qpn, qpn);
 	swnic_event_raise(p.f.nic, SWNIC_EVOBJ_QP, qpn, OGDA_DEVX_EVENT_WQ_CATAS_ERROR, 1);

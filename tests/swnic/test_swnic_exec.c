@@ -544,7 +544,7 @@ static void test_wait_orders_two_qps(void **state)
 	fx_qp_create(&p.f, &qc, &c);
 	fx_qp_cfg_default(&qc, &bcq2, NULL);
 	fx_qp_create(&p.f, &qc, &b2);
-	fx_conn_default(&p.f, &cn, b2.qpn);
+	fx_conn_default(&p.f, &cn, c.qpn);
 	fx_qp_connect(&p.f, &b2, &cn, PRM_QP_STATE_RTS);
 	fx_conn_default(&p.f, &cn, b2.qpn);
 	fx_qp_connect(&p.f, &c, &cn, PRM_QP_STATE_RTS);

@@ -159,7 +159,7 @@ static void fork_peer_killed_mid_payload(void **state)
 	(void)state;
 	assert_non_null(data);
 	memset(data, 0x3c, len);
-	/* A child that takes the connection, reads the first MiB of the payload and dies. */
+	/* A child that takes the connection, answers its hello, reads the first MiB of the request and dies. */
 	lfd = ffx_listen_raw(gid);
 	assert_true(lfd >= 0);
 	pid = fork();
@@ -168,7 +168,7 @@ static void fork_peer_killed_mid_payload(void **state)
 		static uint8_t sink[1u << 20];
 		int fd = accept(lfd, NULL, NULL);
 
-		if (fd >= 0)
+		if (fd >= 0 && ffx_hello_serve(fd))
 			(void)recv(fd, sink, sizeof(sink), MSG_WAITALL);
 		raise(SIGKILL);
 		_exit(1);

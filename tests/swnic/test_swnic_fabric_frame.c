@@ -142,7 +142,7 @@ static size_t build_req_frame(const struct swnic_req *r, uint64_t id, uint8_t *b
 static void frame_req_exact_bytes(void **state)
 {
 	static const uint8_t expect[SWNIC_FRAME_REQ_HDR_LEN] = {
-		/* 0 */ 0x4f, 0x47, 0x44, 0x46, 0x01, 0x01, 0x00, 0x00,
+		/* 0 */ 0x4f, 0x47, 0x44, 0x46, 0x02, 0x01, 0x00, 0x00,
 		/* 8 */ 0x00, 0x70, 0x00, 0x00, 0x00, 0x00, 0x00, 0x25,
 		/* 16 */ 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
 		/* 24 */ 0x02, 0x00, 0x00, 0x00, 0x00, 0x12, 0x34, 0x56,
@@ -169,7 +169,7 @@ static void frame_req_exact_bytes(void **state)
 static void frame_resp_exact_bytes(void **state)
 {
 	static const uint8_t expect[SWNIC_FRAME_RESP_HDR_LEN] = {
-		0x4f, 0x47, 0x44, 0x46, 0x01, 0x02, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00,
+		0x4f, 0x47, 0x44, 0x46, 0x02, 0x02, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00,
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x09, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00,
 		0x99, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22,
 	};
@@ -215,7 +215,7 @@ static void frame_req_round_trip_every_op(void **state)
 
 		assert_int_equal(swnic_frame_parse(buf, n, CAP, &f, why, sizeof(why)), DOCA_SUCCESS);
 		assert_int_equal(f.prefix.type, SWNIC_FRAME_REQ);
-		assert_int_equal(f.prefix.version, 1);
+		assert_int_equal(f.prefix.version, SWNIC_FRAME_VERSION);
 		assert_int_equal(f.prefix.header_len, SWNIC_FRAME_REQ_HDR_LEN);
 		assert_true(f.prefix.request_id == 1000u + op);
 		assert_int_equal(f.prefix.payload_len, swnic_req_payload_len(&r));
@@ -340,10 +340,10 @@ static void frame_rejects_header_defects(void **state)
 	assert_non_null(strstr(why, "magic"));
 
 	n = good_write(buf);
-	buf[4] = 2; /* version */
+	buf[4] = 1; /* version 1: no handshake, refused by version 2 */
 	assert_int_equal(parse(buf, n, why), DOCA_ERROR_UNSUPPORTED_VERSION);
-	assert_non_null(strstr(why, "version 2"));
 	assert_non_null(strstr(why, "version 1"));
+	assert_non_null(strstr(why, "version 2"));
 	n = good_write(buf);
 	buf[4] = 0;
 	assert_int_equal(parse(buf, n, why), DOCA_ERROR_UNSUPPORTED_VERSION);
@@ -599,6 +599,99 @@ static void frame_fuzz_accepts_only_canonical(void **state)
 	assert_true(rejected > 1000);
 }
 
+/* The closing flag: on a response it decodes; on any other frame it is an undefined flag. */
+static void frame_closing_flag_responses_only(void **state)
+{
+	struct swnic_resp resp = {.status = SWNIC_RESP_NAK_REMOTE_ACCESS};
+	struct swnic_req r = sample_req(SWNIC_REQ_WRITE);
+	uint8_t buf[SWNIC_FRAME_REQ_HDR_LEN + 4096];
+	char why[SWNIC_FRAME_WHY_LEN];
+	struct swnic_frame f;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(swnic_frame_encode_resp(3, &resp, CAP, buf), DOCA_SUCCESS);
+	swnic_frame_mark_closing(buf);
+	assert_int_equal(buf[6], 0);
+	assert_int_equal(buf[7], SWNIC_FRAME_FLAG_CLOSING);
+	assert_int_equal(swnic_frame_parse(buf, SWNIC_FRAME_RESP_HDR_LEN, CAP, &f, why, sizeof(why)), DOCA_SUCCESS);
+	assert_int_equal(f.prefix.flags, SWNIC_FRAME_FLAG_CLOSING);
+	assert_int_equal(f.resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
+	buf[7] = 0x02; /* undefined */
+	assert_int_equal(parse(buf, SWNIC_FRAME_RESP_HDR_LEN, why), DOCA_ERROR_INVALID_VALUE);
+
+	n = build_req_frame(&r, 4, buf);
+	buf[7] = SWNIC_FRAME_FLAG_CLOSING;
+	assert_int_equal(parse(buf, n, why), DOCA_ERROR_INVALID_VALUE);
+}
+
+/* Hello and auth frames: exact bytes, round trip, and every defect refused. */
+static void frame_handshake_exact_bytes_and_defects(void **state)
+{
+	uint8_t buf[SWNIC_FRAME_HELLO_HDR_LEN], mac[SWNIC_FRAME_MAC_LEN];
+	struct swnic_frame_hello h, back;
+	char why[SWNIC_FRAME_WHY_LEN];
+	struct swnic_frame f;
+	size_t i;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	h.secret = true;
+	for (i = 0; i < SWNIC_FRAME_NONCE_LEN; i++) {
+		h.nonce[i] = (uint8_t)i;
+		h.mac[i] = (uint8_t)(0xa0 + i);
+	}
+	swnic_frame_encode_hello(&h, buf);
+	assert_memory_equal(buf, "OGDF\x02\x03\x00\x00\x00\x60\x00\x00\x00\x00\x00\x00", 16);
+	for (i = 16; i < 24; i++)
+		assert_int_equal(buf[i], 0); /* request id */
+	assert_int_equal(buf[24], SWNIC_FRAME_HELLO_FLAG_SECRET);
+	for (i = 25; i < 32; i++)
+		assert_int_equal(buf[i], 0);
+	assert_memory_equal(buf + 32, h.nonce, SWNIC_FRAME_NONCE_LEN);
+	assert_memory_equal(buf + 64, h.mac, SWNIC_FRAME_MAC_LEN);
+	assert_int_equal(swnic_frame_decode_hello(buf, sizeof(buf), &back, why, sizeof(why)), DOCA_SUCCESS);
+	assert_true(back.secret);
+	assert_memory_equal(back.nonce, h.nonce, SWNIC_FRAME_NONCE_LEN);
+	assert_memory_equal(back.mac, h.mac, SWNIC_FRAME_MAC_LEN);
+	assert_int_equal(parse(buf, sizeof(buf), why), DOCA_SUCCESS);
+
+	buf[24] = 0x02; /* undefined flag */
+	assert_int_equal(swnic_frame_decode_hello(buf, sizeof(buf), &back, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+	buf[24] = SWNIC_FRAME_HELLO_FLAG_SECRET;
+	buf[30] = 1; /* reserved */
+	assert_int_equal(swnic_frame_decode_hello(buf, sizeof(buf), &back, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+	buf[30] = 0;
+	buf[23] = 1; /* request id */
+	assert_int_equal(swnic_frame_decode_hello(buf, sizeof(buf), &back, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+	buf[23] = 0;
+	buf[15] = 1; /* payload */
+	assert_int_equal(parse(buf, sizeof(buf), why), DOCA_ERROR_TOO_BIG);
+	buf[15] = 0;
+	buf[9] = SWNIC_FRAME_AUTH_HDR_LEN; /* a hello with the auth's length */
+	assert_int_equal(parse(buf, sizeof(buf), why), DOCA_ERROR_INVALID_VALUE);
+	buf[9] = SWNIC_FRAME_HELLO_HDR_LEN;
+	assert_int_equal(swnic_frame_decode_hello(buf, SWNIC_FRAME_HELLO_HDR_LEN - 1, &back, why, sizeof(why)),
+			 DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(swnic_frame_decode_auth(buf, sizeof(buf), mac, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+	buf[4] = 1; /* version 1 */
+	assert_int_equal(swnic_frame_decode_hello(buf, sizeof(buf), &back, why, sizeof(why)),
+			 DOCA_ERROR_UNSUPPORTED_VERSION);
+
+	swnic_frame_encode_auth(h.mac, buf);
+	assert_memory_equal(buf, "OGDF\x02\x04\x00\x00\x00\x38", 10);
+	assert_memory_equal(buf + 24, h.mac, SWNIC_FRAME_MAC_LEN);
+	memset(mac, 0, sizeof(mac));
+	assert_int_equal(swnic_frame_decode_auth(buf, SWNIC_FRAME_AUTH_HDR_LEN, mac, why, sizeof(why)), DOCA_SUCCESS);
+	assert_memory_equal(mac, h.mac, SWNIC_FRAME_MAC_LEN);
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(swnic_frame_parse(buf, SWNIC_FRAME_AUTH_HDR_LEN, CAP, &f, why, sizeof(why)), DOCA_SUCCESS);
+	assert_memory_equal(f.auth_mac, h.mac, SWNIC_FRAME_MAC_LEN);
+	assert_int_equal(parse(buf, SWNIC_FRAME_AUTH_HDR_LEN + 1, why), DOCA_ERROR_INVALID_VALUE); /* trailing byte */
+	assert_int_equal(swnic_frame_decode_hello(buf, SWNIC_FRAME_AUTH_HDR_LEN, &back, why, sizeof(why)),
+			 DOCA_ERROR_INVALID_VALUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,6 +709,8 @@ int main(void)
 		cmocka_unit_test(frame_rejects_bad_op_and_atomic_size),
 		cmocka_unit_test(frame_rejects_bad_responses),
 		cmocka_unit_test(frame_fuzz_accepts_only_canonical),
+		cmocka_unit_test(frame_handshake_exact_bytes_and_defects),
+		cmocka_unit_test(frame_closing_flag_responses_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

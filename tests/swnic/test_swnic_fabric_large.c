@@ -67,18 +67,10 @@ static uint64_t attempt_ns(uint8_t ack_timeout)
 	return swnic_exec_ack_timeout_ns(&cfg, ack_timeout);
 }
 
+/* From the QP's connected peer, at its next PSN (fabric_nic_fixture.c). */
 static struct swnic_req req_to(const struct fnx_target *t, uint8_t op, uint32_t len)
 {
-	struct swnic_req r;
-
-	memset(&r, 0, sizeof(r));
-	r.op = op;
-	r.src_qpn = 0x200;
-	r.dst_qpn = t->qpn;
-	r.raddr = t->base;
-	r.rkey = t->rkey;
-	r.len = len;
-	return r;
+	return fnx_req_to(t, op, 0, len);
 }
 
 static void fill(uint8_t *p, size_t len, uint32_t seed)
@@ -90,7 +82,7 @@ static void fill(uint8_t *p, size_t len, uint32_t seed)
 }
 
 /* One WRITE of len bytes, one attempt at ack_timeout, then READs (of at most READ_PIECE) compare. */
-static void write_then_read(struct swnic *nic, const struct fnx_target *t, uint32_t len, uint8_t ack_timeout,
+static void write_then_read(struct swnic *nic, struct fnx_target *t, uint32_t len, uint8_t ack_timeout,
 			    bool read_at_timeout)
 {
 	uint8_t *src = malloc(len), *back = malloc(READ_PIECE);
@@ -103,7 +95,7 @@ static void write_then_read(struct swnic *nic, const struct fnx_target *t, uint3
 	fill(src, len, ack_timeout);
 	req = req_to(t, SWNIC_REQ_WRITE, len);
 	req.payload = src;
-	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, attempt_ns(ack_timeout)), DOCA_SUCCESS);
+	assert_int_equal(fnx_deliver(nic, t, &req, &resp, NULL, attempt_ns(ack_timeout)), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_ACK);
 	for (off = 0; off < len; off += READ_PIECE) {
 		uint32_t n = len - off < READ_PIECE ? len - off : READ_PIECE;
@@ -111,8 +103,8 @@ static void write_then_read(struct swnic *nic, const struct fnx_target *t, uint3
 		req = req_to(t, SWNIC_REQ_READ, n);
 		req.raddr += off;
 		memset(back, 0, n);
-		assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, back,
-						      read_at_timeout ? attempt_ns(ack_timeout) : attempt_ns(20)),
+		assert_int_equal(fnx_deliver(nic, t, &req, &resp, back,
+					     read_at_timeout ? attempt_ns(ack_timeout) : attempt_ns(20)),
 				 DOCA_SUCCESS);
 		assert_int_equal(resp.status, SWNIC_RESP_ACK);
 		assert_int_equal(resp.read_len, n);

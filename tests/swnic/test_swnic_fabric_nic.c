@@ -23,22 +23,10 @@
 #define TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
 #define DUMP_SIZE 8192u
 
+/* From the QP's connected peer (the QP itself, see fabric_nic_fixture.c), at its next PSN. */
 static struct swnic_req req_to(const struct fnx_target *t, uint8_t op, uint64_t off, uint32_t len)
 {
-	struct swnic_req r;
-
-	memset(&r, 0, sizeof(r));
-	r.op = op;
-	r.src_qpn = 0x200;
-	r.dst_qpn = t->qpn;
-	r.raddr = t->base + off;
-	r.rkey = t->rkey;
-	r.len = len;
-	if (op >= SWNIC_REQ_ATOMIC_CS) {
-		r.atomic_size = 8;
-		r.len = 0;
-	}
-	return r;
+	return fnx_req_to(t, op, off, len);
 }
 
 static struct swnic_fabric_stats stats_of(struct swnic *nic)
@@ -61,7 +49,13 @@ static uint64_t now_ms(void)
  * Writes 200 bytes at +100, reads them back, fetch-adds and compare-swaps at +2048, and
  * tries a bad rkey at +4096 and a QP that does not exist. Returns the number of requests.
  */
-static unsigned exercise(struct swnic *nic, const struct fnx_target *t, uint8_t *data)
+static doca_error_t deliver(struct swnic *nic, struct fnx_target *t, const struct swnic_req *req,
+			    struct swnic_resp *resp, void *read_buf)
+{
+	return fnx_deliver(nic, t, req, resp, read_buf, TIMEOUT_NS);
+}
+
+static unsigned exercise(struct swnic *nic, struct fnx_target *t, uint8_t *data)
 {
 	struct swnic_resp resp;
 	struct swnic_req req;
@@ -73,12 +67,12 @@ static unsigned exercise(struct swnic *nic, const struct fnx_target *t, uint8_t 
 		data[i] = (uint8_t)(i * 3 + 11);
 	req = req_to(t, SWNIC_REQ_WRITE, 100, 200);
 	req.payload = data;
-	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(deliver(nic, t, &req, &resp, NULL), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_ACK);
 
 	memset(back, 0, sizeof(back));
 	req = req_to(t, SWNIC_REQ_READ, 96, sizeof(back));
-	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, back, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(deliver(nic, t, &req, &resp, back), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_ACK);
 	assert_int_equal(resp.read_len, sizeof(back));
 	for (i = 0; i < 4; i++) {
@@ -89,14 +83,14 @@ static unsigned exercise(struct swnic *nic, const struct fnx_target *t, uint8_t 
 
 	req = req_to(t, SWNIC_REQ_ATOMIC_FA, 2048, 0);
 	req.swap_add = 0x11;
-	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(deliver(nic, t, &req, &resp, NULL), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_ACK);
 	assert_true(resp.atomic_orig == 0xeeeeeeeeeeeeeeeeull);
 
 	req = req_to(t, SWNIC_REQ_ATOMIC_CS, 2048, 0);
 	req.compare = 0xeeeeeeeeeeeeeeffull;
 	req.swap_add = 0x0123456789abcdefull;
-	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(deliver(nic, t, &req, &resp, NULL), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_ACK);
 	assert_true(resp.atomic_orig == 0xeeeeeeeeeeeeeeffull);
 
@@ -104,12 +98,12 @@ static unsigned exercise(struct swnic *nic, const struct fnx_target *t, uint8_t 
 	req = req_to(t, SWNIC_REQ_WRITE, 4096, 200);
 	req.payload = data;
 	req.rkey ^= 0x100;
-	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(deliver(nic, t, &req, &resp, NULL), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
 	req = req_to(t, SWNIC_REQ_READ, 0, 8);
 	req.dst_qpn = t->qpn + 1000;
 	v = 0;
-	assert_int_equal(swnic_fabric_deliver(nic, t->gid, &req, &resp, &v, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(deliver(nic, t, &req, &resp, &v), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_NO_QP);
 	assert_true(v == 0);
 	return 6;
@@ -135,6 +129,73 @@ static void check_dump(const uint8_t *region, const uint8_t *data)
 	}
 }
 
+/*
+ * The responder executes only its connected peer's requests, in PSN order. A WRITE with
+ * a valid rkey but another source QPN, another source GID or a PSN ahead changes nothing
+ * and gets NO_QP, the same answer as a QP that does not exist (live QPNs cannot be told
+ * from dead ones). A duplicate of an executed WRITE is acknowledged, not executed again.
+ */
+static void nic_forged_requests_refused(void **state)
+{
+	struct swnic *requester;
+	struct swnic_resp resp;
+	struct swnic_req req;
+	struct fnx_target t;
+	uint8_t data[64], other[64];
+	struct fnx x;
+	size_t i;
+
+	(void)state;
+	fnx_open(&x, 0);
+	assert_int_equal(swnic_open(1, &requester), DOCA_SUCCESS);
+	fnx_target_of(&x, &t);
+	memset(data, 0x11, sizeof(data));
+	memset(other, 0x22, sizeof(other));
+
+	req = req_to(&t, SWNIC_REQ_WRITE, 0, sizeof(data));
+	req.payload = other;
+	req.src_qpn = t.qpn ^ 0x10;
+	assert_int_equal(deliver(requester, &t, &req, &resp, NULL), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NO_QP);
+	req = req_to(&t, SWNIC_REQ_WRITE, 0, sizeof(data));
+	req.payload = other;
+	req.src_gid[15] ^= 1;
+	assert_int_equal(deliver(requester, &t, &req, &resp, NULL), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NO_QP);
+	req = req_to(&t, SWNIC_REQ_WRITE, 0, sizeof(data));
+	req.payload = other;
+	req.psn = t.psn + 5;
+	assert_int_equal(deliver(requester, &t, &req, &resp, NULL), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NO_QP);
+	/* A QP that does not exist answers the same. */
+	req = req_to(&t, SWNIC_REQ_WRITE, 0, sizeof(data));
+	req.payload = other;
+	req.dst_qpn = t.qpn ^ 0x10;
+	assert_int_equal(deliver(requester, &t, &req, &resp, NULL), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NO_QP);
+	for (i = 0; i < FNX_REGION_SIZE; i++)
+		if (x.region[i] != 0xee)
+			fail_msg("forged write changed byte %zu", i);
+
+	/* The peer, in order: executed; its duplicate is acknowledged without executing. */
+	req = req_to(&t, SWNIC_REQ_WRITE, 0, sizeof(data));
+	req.payload = data;
+	assert_int_equal(deliver(requester, &t, &req, &resp, NULL), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	req.payload = other;
+	assert_int_equal(swnic_fabric_deliver(requester, t.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_memory_equal(x.region, data, sizeof(data));
+	req = req_to(&t, SWNIC_REQ_WRITE, 64, sizeof(other));
+	req.payload = other;
+	assert_int_equal(deliver(requester, &t, &req, &resp, NULL), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_memory_equal(x.region + 64, other, sizeof(other));
+	swnic_close(requester);
+	fnx_close(&x);
+	free(x.region);
+}
+
 static void nic_two_instances_deliver_directly(void **state)
 {
 	struct fnx x;
@@ -147,10 +208,7 @@ static void nic_two_instances_deliver_directly(void **state)
 	assert_int_equal(swnic_count(), 2);
 	fnx_open(&x, 0);
 	assert_int_equal(swnic_open(1, &requester), DOCA_SUCCESS);
-	memcpy(t.gid, x.gid, 16);
-	t.qpn = x.qpn;
-	t.rkey = x.rkey;
-	t.base = (uint64_t)(uintptr_t)x.region;
+	fnx_target_of(&x, &t);
 	assert_memory_not_equal(requester->gid, x.gid, 16);
 
 	n = exercise(requester, &t, data);
@@ -171,7 +229,7 @@ static void nic_two_instances_deliver_directly(void **state)
 		struct swnic_resp resp;
 		uint8_t back[4];
 
-		assert_int_equal(swnic_fabric_deliver(server, x.gid, &req, &resp, back, TIMEOUT_NS), DOCA_SUCCESS);
+		assert_int_equal(deliver(server, &t, &req, &resp, back), DOCA_SUCCESS);
 		assert_int_equal(resp.status, SWNIC_RESP_ACK);
 		assert_memory_equal(back, data, 4);
 		assert_true(stats_of(server).direct_deliveries == 1);
@@ -230,14 +288,14 @@ static void nic_fork_peer_killed(void **state)
 	memset(data, 0x5a, sizeof(data));
 	req = req_to(&c.t, SWNIC_REQ_WRITE, 0, sizeof(data));
 	req.payload = data;
-	assert_int_equal(swnic_fabric_deliver(nic, c.t.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(deliver(nic, &c.t, &req, &resp, NULL), DOCA_SUCCESS);
 	assert_int_equal(resp.status, SWNIC_RESP_ACK);
 
 	assert_int_equal(kill(c.pid, SIGKILL), 0);
 	assert_int_equal(waitpid(c.pid, &status, 0), c.pid);
 	assert_true(WIFSIGNALED(status));
 	t0 = now_ms();
-	err = swnic_fabric_deliver(nic, c.t.gid, &req, &resp, NULL, TIMEOUT_NS);
+	err = deliver(nic, &c.t, &req, &resp, NULL);
 	assert_true(err == DOCA_ERROR_NOT_CONNECTED || err == DOCA_ERROR_CONNECTION_RESET);
 	assert_true(now_ms() - t0 < 5000);
 	close(c.ctl);
@@ -249,6 +307,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nic_two_instances_deliver_directly),
+		cmocka_unit_test(nic_forged_requests_refused),
 		cmocka_unit_test(nic_fork_child_serves_region),
 		cmocka_unit_test(nic_fork_peer_killed),
 	};

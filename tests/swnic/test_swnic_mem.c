@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The software NIC's memory tables: PD and UAR allocation, umem and MR registration and
- * their checks, the key format ((index << 8) | variant) and stale keys, and
+ * their checks, the key format ((index << 8) | random variant) and stale keys, and
  * swnic_mr_resolve: wrong PD, range, rights, lkey / rkey.
  */
 #include <setjmp.h>
@@ -129,16 +129,17 @@ static void test_key_format_and_stale_keys(void **state)
 	uint32_t l1 = 0, r1 = 0, l2 = 0, r2 = 0, l3 = 0, r3 = 0;
 
 	assert_int_equal(swnic_mr_register(m->nic, m->pd1, m->buf, BUF_LEN, RW, &l1, &r1), DOCA_SUCCESS);
-	assert_int_equal(l1, (SWNIC_MR_INDEX_BASE << 8) | 0x00);
+	assert_int_equal(l1 >> 8, SWNIC_MR_INDEX_BASE);
 	assert_int_equal(r1, l1);
 	assert_int_equal(swnic_mr_register(m->nic, m->pd1, m->buf, 64, RW, &l2, &r2), DOCA_SUCCESS);
-	assert_int_equal(l2, ((SWNIC_MR_INDEX_BASE + 1) << 8) | 0x00);
-	/* Deregistered and registered again: same index, next variant; the old key is dead. */
+	assert_int_equal(l2 >> 8, SWNIC_MR_INDEX_BASE + 1);
+	/* Deregistered and registered again: same index, another variant; the old key is dead. */
 	assert_int_equal(swnic_mr_deregister(m->nic, l1), DOCA_SUCCESS);
 	assert_int_equal(swnic_mr_resolve(m->nic, l1, false, NULL, (uintptr_t)m->buf, 1, 0, NULL),
 			 DOCA_ERROR_NOT_FOUND);
 	assert_int_equal(swnic_mr_register(m->nic, m->pd1, m->buf, BUF_LEN, RW, &l3, &r3), DOCA_SUCCESS);
-	assert_int_equal(l3, (SWNIC_MR_INDEX_BASE << 8) | 0x01);
+	assert_int_equal(l3 >> 8, SWNIC_MR_INDEX_BASE);
+	assert_int_not_equal(l3, l1);
 	assert_int_equal(swnic_mr_resolve(m->nic, l1, false, NULL, (uintptr_t)m->buf, 1, 0, NULL),
 			 DOCA_ERROR_NOT_FOUND);
 	assert_int_equal(swnic_mr_resolve(m->nic, l3, false, NULL, (uintptr_t)m->buf, 1, 0, NULL), DOCA_SUCCESS);
@@ -148,7 +149,11 @@ static void test_key_format_and_stale_keys(void **state)
 			 DOCA_ERROR_NOT_FOUND);
 	assert_int_equal(swnic_mr_resolve(m->nic, 0x100, false, NULL, (uintptr_t)m->buf, 1, 0, NULL),
 			 DOCA_ERROR_NOT_FOUND);
-	assert_int_equal(swnic_mr_resolve(m->nic, l2 + 1, true, NULL, (uintptr_t)m->buf, 1, 0, NULL),
+	assert_int_equal(swnic_mr_resolve(m->nic, l2 ^ 1, true, NULL, (uintptr_t)m->buf, 1, 0, NULL),
+			 DOCA_ERROR_NOT_FOUND);
+	/* The index alone (variant 0 or any other wrong one) does not name the MR. */
+	assert_int_equal(swnic_mr_resolve(m->nic, (l2 & ~0xffu) | ((l2 + 0x80u) & 0xffu), true, NULL, (uintptr_t)m->buf,
+					  1, 0, NULL),
 			 DOCA_ERROR_NOT_FOUND);
 	/* The PD counts its MRs. */
 	assert_int_equal(atomic_load(&pd_of(m, m->pd1)->refs), 2);
@@ -158,19 +163,39 @@ static void test_key_format_and_stale_keys(void **state)
 	assert_int_equal(swnic_pd_free(m->nic, m->pd1), DOCA_SUCCESS);
 }
 
-static void test_variant_wraps_after_256_reuses(void **state)
+/*
+ * Keys are not guessable from their index: the variant byte is random (mlx5 mkeys also
+ * carry an 8-bit variant), so registrations in fresh slots do not all get variant 0,
+ * and a reused slot never gets its previous variant back.
+ */
+static void test_variant_is_random(void **state)
 {
 	struct mfx *m = *state;
-	uint32_t l = 0, r = 0;
-	unsigned int i;
+	uint32_t keys[16], l = 0, r = 0, prev;
+	unsigned int i, nonzero = 0, distinct = 0;
 
-	for (i = 0; i < 256; i++) {
-		assert_int_equal(swnic_mr_register(m->nic, m->pd1, m->buf, 8, 0, &l, &r), DOCA_SUCCESS);
-		assert_int_equal(l, (SWNIC_MR_INDEX_BASE << 8) | i);
-		assert_int_equal(swnic_mr_deregister(m->nic, l), DOCA_SUCCESS);
+	for (i = 0; i < 16; i++) {
+		assert_int_equal(swnic_mr_register(m->nic, m->pd1, m->buf, 8, 0, &keys[i], &r), DOCA_SUCCESS);
+		assert_int_equal(keys[i] >> 8, SWNIC_MR_INDEX_BASE + i);
+		nonzero += (keys[i] & 0xffu) != 0;
+		distinct += i > 0 && (keys[i] & 0xffu) != (keys[i - 1] & 0xffu);
 	}
-	assert_int_equal(swnic_mr_register(m->nic, m->pd1, m->buf, 8, 0, &l, &r), DOCA_SUCCESS);
-	assert_int_equal(l, SWNIC_MR_INDEX_BASE << 8);
+	/* Deterministic variants would all be 0; 16 random bytes are all 0 with p = 2^-128. */
+	assert_true(nonzero > 0);
+	assert_true(distinct > 0);
+	for (i = 1; i < 16; i++)
+		assert_int_equal(swnic_mr_deregister(m->nic, keys[i]), DOCA_SUCCESS);
+	prev = keys[0];
+	assert_int_equal(swnic_mr_deregister(m->nic, prev), DOCA_SUCCESS);
+	for (i = 0; i < 300; i++) {
+		assert_int_equal(swnic_mr_register(m->nic, m->pd1, m->buf, 8, 0, &l, &r), DOCA_SUCCESS);
+		assert_int_equal(l >> 8, SWNIC_MR_INDEX_BASE);
+		assert_int_not_equal(l, prev);
+		assert_int_equal(swnic_mr_resolve(m->nic, prev, false, NULL, (uintptr_t)m->buf, 1, 0, NULL),
+				 DOCA_ERROR_NOT_FOUND);
+		assert_int_equal(swnic_mr_deregister(m->nic, l), DOCA_SUCCESS);
+		prev = l;
+	}
 }
 
 static void test_registration_checks(void **state)
@@ -291,7 +316,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_uar_pages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_umem_registration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_key_format_and_stale_keys, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_variant_wraps_after_256_reuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_variant_is_random, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_kind, setup, teardown),

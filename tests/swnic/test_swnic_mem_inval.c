@@ -21,6 +21,7 @@
 #include "prm/prm_qpc.h"
 #include "swnic/swnic_ctl.h"
 #include "swnic/swnic_engine.h"
+#include "req_sequence.h"
 #include "swnic_fixture.h"
 
 #define CE2 OPENGDA_MLX5_WQE_CTRL_CQ_UPDATE
@@ -82,6 +83,7 @@ static void test_deregister_fences_inbound_write(void **state)
 	w.req.rkey = rk;
 	w.req.len = WRITE_LEN;
 	w.req.payload = payload;
+	swnic_test_req_sequence(p.f.nic, &w.req);
 	assert_int_equal(pthread_create(&th, NULL, write_thread, &w), 0);
 	fx_sleep_ms(2); /* the copy is under way (it takes tens of milliseconds) */
 	assert_int_equal(swnic_mr_deregister(p.f.nic, rk), DOCA_SUCCESS);
@@ -91,6 +93,7 @@ static void test_deregister_fences_inbound_write(void **state)
 	/* Finished before the invalidation, or stopped by it with a remote access error. */
 	assert_true(w.resp.status == SWNIC_RESP_ACK || w.resp.status == SWNIC_RESP_NAK_REMOTE_ACCESS);
 	/* The key is gone for new requests. */
+	swnic_test_req_sequence(p.f.nic, &w.req);
 	assert_int_equal(swnic_responder_execute(p.f.nic, &w.req, &w.resp, NULL), DOCA_SUCCESS);
 	assert_int_equal(w.resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
 	fx_pair_close(&p);

@@ -55,7 +55,7 @@ static uint32_t make_qp(struct env *e, void (*tweak)(struct fix_qp_cfg *))
 
 static uint8_t run(struct env *e, const struct swnic_req *req, struct swnic_resp *resp, void *read_buf)
 {
-	assert_int_equal(swnic_responder_execute(e->f.nic, req, resp, read_buf), DOCA_SUCCESS);
+	assert_int_equal(fix_execute(e->f.nic, req, resp, read_buf), DOCA_SUCCESS);
 	return resp->status;
 }
 

@@ -82,7 +82,7 @@ static uint8_t run(struct env *e, const struct swnic_req *r, uint64_t *orig)
 {
 	struct swnic_resp resp;
 
-	assert_int_equal(swnic_responder_execute(e->f.nic, r, &resp, NULL), DOCA_SUCCESS);
+	assert_int_equal(fix_execute(e->f.nic, r, &resp, NULL), DOCA_SUCCESS);
 	assert_int_equal(resp.read_len, 0);
 	if (orig != NULL)
 		*orig = resp.atomic_orig;
@@ -301,6 +301,7 @@ static pthread_barrier_t fa_start; /* all threads race from the first operation 
 
 struct fa_worker {
 	struct env *e;
+	uint32_t qpn;                /* its own QP: one requester each, PSNs in order */
 	uint64_t origs[FA_PER_THREAD];
 	int failures;
 };
@@ -312,7 +313,7 @@ static void *fa_loop(void *arg)
 
 	pthread_barrier_wait(&fa_start);
 	for (i = 0; i < FA_PER_THREAD; i++) {
-		struct swnic_req r = atomic_req(w->e, w->e->qpn, SWNIC_REQ_ATOMIC_FA, 8, 8);
+		struct swnic_req r = atomic_req(w->e, w->qpn, SWNIC_REQ_ATOMIC_FA, 8, 8);
 		struct swnic_resp resp;
 
 		r.swap_add = 1;
@@ -336,8 +337,14 @@ static void concurrent_fa_sums(void **state)
 	memset(seen, 0, sizeof(seen));
 	assert_int_equal(pthread_barrier_init(&fa_start, NULL, FA_THREADS), 0);
 	for (i = 0; i < FA_THREADS; i++) {
+		struct fix_qp_cfg cfg;
+		struct fix_qp qp;
+
 		memset(&w[i], 0, sizeof(w[i]));
 		w[i].e = e;
+		fix_qp_cfg_default(&e->f, &e->cq, &cfg);
+		fix_qp_create(&e->f, &cfg, &qp);
+		w[i].qpn = qp.qpn;
 		assert_int_equal(pthread_create(&th[i], NULL, fa_loop, &w[i]), 0);
 	}
 	for (i = 0; i < FA_THREADS; i++)

@@ -119,7 +119,7 @@ static void gpu_env_open(struct gpu_env *g)
 
 static uint8_t run(struct gpu_env *g, const struct swnic_req *r, struct swnic_resp *resp, void *rb)
 {
-	assert_int_equal(swnic_responder_execute(g->f.nic, r, resp, rb), DOCA_SUCCESS);
+	assert_int_equal(fix_execute(g->f.nic, r, resp, rb), DOCA_SUCCESS);
 	return resp->status;
 }
 
@@ -214,6 +214,7 @@ static void responder_on_device_memory(void **state)
 
 struct gpu_fa {
 	struct gpu_env *g;
+	uint32_t qpn;                /* its own QP: one requester each, PSNs in order */
 	int failures;
 };
 
@@ -223,7 +224,7 @@ static void *gpu_fa_loop(void *arg)
 	int i;
 
 	for (i = 0; i < GPU_FA_EACH; i++) {
-		struct swnic_req r = fix_req(w->g->qp.qpn, SWNIC_REQ_ATOMIC_FA);
+		struct swnic_req r = fix_req(w->qpn, SWNIC_REQ_ATOMIC_FA);
 		struct swnic_resp resp;
 
 		r.atomic_size = 8;
@@ -249,7 +250,13 @@ static void concurrent_fa_on_device_word(void **state)
 	gpu_env_open(&g);
 	assert_int_equal(cu.htod(cu.dev + 2048, &v, 8), CUDA_SUCCESS);
 	for (i = 0; i < GPU_FA_THREADS; i++) {
+		struct fix_qp_cfg cfg;
+		struct fix_qp qp;
+
+		fix_qp_cfg_default(&g.f, &g.cq, &cfg);
+		fix_qp_create(&g.f, &cfg, &qp);
 		w[i].g = &g;
+		w[i].qpn = qp.qpn;
 		w[i].failures = 0;
 		assert_int_equal(pthread_create(&th[i], NULL, gpu_fa_loop, &w[i]), 0);
 	}

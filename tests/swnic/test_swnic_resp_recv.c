@@ -53,7 +53,7 @@ static uint8_t run(struct env *e, const struct swnic_req *req)
 {
 	struct swnic_resp resp;
 
-	assert_int_equal(swnic_responder_execute(e->f.nic, req, &resp, NULL), DOCA_SUCCESS);
+	assert_int_equal(fix_execute(e->f.nic, req, &resp, NULL), DOCA_SUCCESS);
 	assert_int_equal(resp.read_len, 0);
 	return resp.status;
 }
