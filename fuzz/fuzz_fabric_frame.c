@@ -15,16 +15,7 @@
 /* A small maximum message, so that the TOO_BIG paths are reached by short inputs. */
 #define FUZZ_MAX_MSG 4096u
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet_logs();
-	return 0;
-}
 
 static void check_request(const uint8_t *buf, const struct swnic_frame *f)
 {

@@ -37,16 +37,7 @@ enum oob_target {
 	OOB_TARGETS,
 };
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet_logs();
-	return 0;
-}
 
 /* An sc_config as doca_verbs_server_client builds it from its default arguments. */
 static void sc_hello_run(int fd, uint8_t link_layer)

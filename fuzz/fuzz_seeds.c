@@ -347,26 +347,34 @@ static void wqe_seeds(void)
 
 /* ---- fuzz_oob: selector, row, flag, then sample_oob frames ---- */
 
-static size_t oob_frame(uint8_t *p, uint16_t type, const uint8_t *payload, uint32_t len)
+/* Writes fuzz_oob seed <name>: the receiver, what it expects (row, arg) and one frame. */
+static void oob_seed(const char *name, uint8_t selector, uint32_t row, uint8_t arg, uint16_t type,
+		     const uint8_t *payload, uint32_t len)
 {
-	put_be32(p, SAMPLE_OOB_MAGIC);
-	put_be16(p + 4, SAMPLE_OOB_VERSION);
-	put_be16(p + 6, type);
-	put_be32(p + 8, len);
+	uint8_t s[6 + SAMPLE_OOB_HDR_SIZE + 512];
+
+	if (len > 512) {
+		failures++;
+		return;
+	}
+	s[0] = selector;
+	put_be32(s + 1, row);
+	s[5] = arg;
+	put_be32(s + 6, SAMPLE_OOB_MAGIC);
+	put_be16(s + 10, SAMPLE_OOB_VERSION);
+	put_be16(s + 12, type);
+	put_be32(s + 14, len);
 	if (len > 0)
-		memcpy(p + SAMPLE_OOB_HDR_SIZE, payload, len);
-	return SAMPLE_OOB_HDR_SIZE + len;
+		memcpy(s + 6 + SAMPLE_OOB_HDR_SIZE, payload, len);
+	write_seed("fuzz_oob", name, s, 6 + SAMPLE_OOB_HDR_SIZE + len);
 }
 
 static void oob_seeds(void)
 {
-	uint8_t s[6 + SAMPLE_OOB_HDR_SIZE + 512], pl[512];
-	size_t n;
+	uint8_t pl[512];
 
 	/* ex hello: protocol 1, example 1, sizes 8..4096, 100 iterations, 1x32 threads. */
-	memset(s, 0, sizeof(s));
 	memset(pl, 0, sizeof(pl));
-	s[0] = 0;
 	put_be16(pl, 1);
 	put_be16(pl + 2, 1);
 	put_be64(pl + 4, 8);
@@ -374,47 +382,32 @@ static void oob_seeds(void)
 	put_be32(pl + 20, 100);
 	put_be32(pl + 24, 1);
 	put_be32(pl + 28, 32);
-	n = oob_frame(s + 6, 0x100, pl, 45);
-	write_seed("fuzz_oob", "ex-hello", s, 6 + n);
+	oob_seed("ex-hello", 0, 0, 0, 0x100, pl, 45);
 
 	/* ex setup: QP 0x201, PSN 0, MTU 4096, a 4 KiB buffer. */
-	memset(s, 0, sizeof(s));
 	memset(pl, 0, sizeof(pl));
-	s[0] = 1;
 	put_be32(pl, 0x201);
 	pl[26] = 5;
 	put_be64(pl + 27, 0x10000);
 	put_be32(pl + 35, 0x205);
 	put_be64(pl + 39, 4096);
-	n = oob_frame(s + 6, 0x101, pl, 47);
-	write_seed("fuzz_oob", "ex-setup", s, 6 + n);
+	oob_seed("ex-setup", 1, 0, 0, 0x101, pl, 47);
 
 	/* ex step done for row 2 (timed), and an ERROR from the peer where it was expected. */
-	memset(s, 0, sizeof(s));
 	memset(pl, 0, sizeof(pl));
-	s[0] = 2;
-	s[4] = 2;
-	s[5] = 1;
 	put_be32(pl, 2);
 	pl[4] = 1;
 	put_be64(pl + 9, 1000);
 	put_be32(pl + 17, 32);
 	memcpy(pl + 29, "ok", 2);
-	n = oob_frame(s + 6, 0x104, pl, 4 + 1 + 4 + 8 + 4 + 8 + 256);
-	write_seed("fuzz_oob", "ex-step-done", s, 6 + n);
-	n = oob_frame(s + 6, 0x107, (const uint8_t *)"the peer gave up", 16);
-	write_seed("fuzz_oob", "ex-step-error", s, 6 + n);
+	oob_seed("ex-step-done", 2, 2, 1, 0x104, pl, 4 + 1 + 4 + 8 + 4 + 8 + 256);
+	oob_seed("ex-step-error", 2, 2, 1, 0x107, (const uint8_t *)"the peer gave up", 16);
 
 	/* ex bye. */
-	memset(s, 0, sizeof(s));
-	s[0] = 3;
-	n = oob_frame(s + 6, 0x106, NULL, 0);
-	write_seed("fuzz_oob", "ex-bye", s, 6 + n);
+	oob_seed("ex-bye", 3, 0, 0, 0x106, NULL, 0);
 
 	/* sc hello matching fuzz_oob's configuration (WRITE x16 of 64 bytes, RC, Ethernet). */
-	memset(s, 0, sizeof(s));
 	memset(pl, 0, sizeof(pl));
-	s[0] = 4;
 	put_be64(pl, 0x10000);
 	put_be32(pl + 8, 4096);
 	put_be32(pl + 12, 0x205);
@@ -423,17 +416,13 @@ static void oob_seeds(void)
 	pl[44] = 1;
 	put_be32(pl + 48, 64);
 	put_be32(pl + 52, 16);
-	n = oob_frame(s + 6, 1, pl, 64);
-	write_seed("fuzz_oob", "sc-hello", s, 6 + n);
+	oob_seed("sc-hello", 4, 0, 0, 1, pl, 64);
 
 	/* sc done: a failure with a reason. */
-	memset(s, 0, sizeof(s));
 	memset(pl, 0, sizeof(pl));
-	s[0] = 5;
 	put_be32(pl, 1);
 	memcpy(pl + 8, "data mismatch at byte 7", 23);
-	n = oob_frame(s + 6, 3, pl, 256);
-	write_seed("fuzz_oob", "sc-done", s, 6 + n);
+	oob_seed("sc-done", 5, 0, 0, 3, pl, 256);
 }
 
 int main(int argc, char **argv)

@@ -13,16 +13,7 @@
 #include "fuzz_input.h"
 #include "prm/prm_wqe.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet_logs();
-	return 0;
-}
 
 static void check_wqe(const struct prm_wqe *w, uint32_t ring_bytes)
 {
