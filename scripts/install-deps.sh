@@ -5,6 +5,8 @@
 #
 #   scripts/install-deps.sh          build + CPU tests
 #   scripts/install-deps.sh --check  only report what is missing (exit 1 if anything is)
+#   scripts/install-deps.sh --fuzz   also clang and libFuzzer (make fuzz, docs/fuzzing.md);
+#                                    combines with --check
 set -euo pipefail
 
 # build tools, the test framework, and rdma-core headers (the libraries are dlopen'd at run time)
@@ -16,13 +18,20 @@ packages=(
   libibverbs-dev
 )
 
+# The fuzz build: clang, and libclang_rt.fuzzer*.a (Debian 12: libclang-rt-14-dev).
+fuzz_packages=(
+  clang
+  libclang-rt-14-dev
+)
+
 check_only=0
-if [[ "${1:-}" == "--check" ]]; then
-  check_only=1
-elif [[ $# -gt 0 ]]; then
-  echo "usage: $0 [--check]" >&2
-  exit 2
-fi
+for arg in "$@"; do
+  case "$arg" in
+    --check) check_only=1 ;;
+    --fuzz) packages+=("${fuzz_packages[@]}") ;;
+    *) echo "usage: $0 [--check] [--fuzz]" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "verbs/verbs_util.h"
+#include "sdk/sdk_forward.h"
 
 void gverbs_proxy_step(struct doca_gpu_verbs_qp *gq, bool *progressed)
 {
@@ -61,6 +62,7 @@ uint64_t gverbs_proxy_rings(struct doca_gpu_verbs_qp *gq)
 
 doca_error_t doca_gpu_verbs_cpu_proxy_progress(struct doca_gpu_verbs_qp *qp, bool *out_progressed)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_cpu_proxy_progress, (qp, out_progressed));
 	if (out_progressed != NULL)
 		*out_progressed = false;
 	if (qp == NULL) {

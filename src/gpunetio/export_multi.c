@@ -8,6 +8,7 @@
 
 #include "core/log.h"
 #include "gpunetio/gpunetio_priv.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ static doca_error_t check_qps(struct doca_gpu *gpu, struct doca_gpu_verbs_qp **q
 doca_error_t doca_gpu_verbs_export_multi_qps_dev(struct doca_gpu *gpu_dev, struct doca_gpu_verbs_qp **qps, uint32_t n,
 						 struct doca_gpu_dev_verbs_qp **qp_gpus)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_export_multi_qps_dev, (gpu_dev, qps, n, qp_gpus));
 	struct doca_gpu_dev_verbs_qp *img, *dev = NULL;
 	size_t len;
 	doca_error_t err;
@@ -74,6 +76,7 @@ doca_error_t doca_gpu_verbs_export_multi_qps_dev(struct doca_gpu *gpu_dev, struc
 doca_error_t doca_gpu_verbs_unexport_multi_qps_dev(struct doca_gpu *gpu_dev, struct doca_gpu_verbs_qp **qps, uint32_t n,
 						   struct doca_gpu_dev_verbs_qp *qp_gpus)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_unexport_multi_qps_dev, (gpu_dev, qps, n, qp_gpus));
 	doca_error_t err;
 
 	if (gpu_dev == NULL || qps == NULL || qp_gpus == NULL || n == 0) {

@@ -23,6 +23,7 @@
 #include "opengda_mlx5.h"
 #include "verbs/verbs_priv.h"
 #include "verbs/verbs_util.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +434,7 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 				      struct doca_verbs_cq *cq_sq, enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext,
 				      struct doca_gpu_verbs_qp **qp_out)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_export_qp, (gpu_dev, qp, nic_handler, gpu_qp_umem_dev_ptr, cq_sq, send_dbr_mode_ext, qp_out));
 	struct doca_gpu_verbs_qp *gq;
 	bool own_service = false;
 	doca_error_t err;
@@ -482,6 +484,7 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 
 doca_error_t doca_gpu_verbs_unexport_qp(struct doca_gpu *gpu_dev, struct doca_gpu_verbs_qp *qp)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_unexport_qp, (gpu_dev, qp));
 	if (gpu_dev == NULL || qp == NULL) {
 		OGDA_LOG_ERR("unexport_qp: NULL %s", gpu_dev == NULL ? "GPU handle" : "QP");
 		return DOCA_ERROR_INVALID_VALUE;

@@ -8,6 +8,7 @@
 
 #include "core/log.h"
 #include "gpunetio/gpunetio_priv.h"
+#include "sdk/sdk_forward.h"
 
 #include <stddef.h>
 
@@ -30,6 +31,7 @@ doca_error_t gverbs_qp_sync_dev(struct doca_gpu_verbs_qp *gq)
 
 doca_error_t doca_gpu_verbs_get_qp_dev(struct doca_gpu_verbs_qp *qp, struct doca_gpu_dev_verbs_qp **qp_gpu)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_get_qp_dev, (qp, qp_gpu));
 	const size_t qp_off = offsetof(struct doca_gpu_dev_verbs_qp, ogda_wait_timeout_ns);
 	const size_t cq_off = offsetof(struct doca_gpu_dev_verbs_qp, cq_sq) +
 			      offsetof(struct doca_gpu_dev_verbs_cq, ogda_wait_timeout_ns);

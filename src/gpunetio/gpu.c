@@ -11,6 +11,7 @@
 #include "core/cuda_drv.h"
 #include "core/log.h"
 #include "gpunetio/gdrcopy.h"
+#include "sdk/sdk_forward.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -274,6 +275,7 @@ static doca_error_t gpu_open_cuda(const char *bus_id, struct doca_gpu **out)
 
 doca_error_t doca_gpu_create(const char *gpu_bus_id, struct doca_gpu **gpu_dev)
 {
+	OGDA_SDK_FORWARD(doca_gpu_create, (gpu_bus_id, gpu_dev));
 	char bus_id[OGDA_GPU_BUS_ID_LEN];
 	doca_error_t err;
 
@@ -317,6 +319,7 @@ doca_error_t opengda_gpu_create_host(struct doca_gpu **gpu_dev)
 
 doca_error_t doca_gpu_destroy(struct doca_gpu *gpu_dev)
 {
+	OGDA_SDK_FORWARD(doca_gpu_destroy, (gpu_dev));
 	bool allocs, hostmaps;
 	uint32_t nexports;
 

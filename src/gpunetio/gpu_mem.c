@@ -14,6 +14,7 @@
 #include "core/cuda_drv.h"
 #include "core/log.h"
 #include "gpunetio/gdrcopy.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -229,6 +230,7 @@ static doca_error_t alloc_release(const struct doca_gpu *gpu, struct ogda_gpu_al
 doca_error_t doca_gpu_mem_alloc(struct doca_gpu *gpu_dev, size_t size, size_t alignment, enum doca_gpu_mem_type mtype,
 				void **memptr_gpu, void **memptr_cpu)
 {
+	OGDA_SDK_FORWARD(doca_gpu_mem_alloc, (gpu_dev, size, alignment, mtype, memptr_gpu, memptr_cpu));
 	struct ogda_gpu_alloc *a;
 	doca_error_t err;
 
@@ -287,6 +289,7 @@ doca_error_t doca_gpu_mem_alloc(struct doca_gpu *gpu_dev, size_t size, size_t al
 
 doca_error_t doca_gpu_mem_free(struct doca_gpu *gpu_dev, void *memptr_gpu)
 {
+	OGDA_SDK_FORWARD(doca_gpu_mem_free, (gpu_dev, memptr_gpu));
 	struct ogda_gpu_alloc *a;
 	doca_error_t err;
 
@@ -327,6 +330,7 @@ static bool range_in_device_alloc(struct doca_gpu *gpu, uintptr_t p, size_t len)
  */
 doca_error_t doca_gpu_dmabuf_fd(struct doca_gpu *gpu_dev, void *memptr_gpu, size_t size, int *dmabuf_fd)
 {
+	OGDA_SDK_FORWARD(doca_gpu_dmabuf_fd, (gpu_dev, memptr_gpu, size, dmabuf_fd));
 	size_t page = ogda_gpu_host_page_size();
 
 	if (gpu_dev == NULL || memptr_gpu == NULL || size == 0 || dmabuf_fd == NULL) {

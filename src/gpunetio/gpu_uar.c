@@ -18,6 +18,7 @@
 
 #include "core/cuda_drv.h"
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -151,6 +152,7 @@ static bool uar_probe_locked(const struct ogda_cuda_drv *drv, uintptr_t page)
 
 doca_error_t doca_gpu_verbs_can_gpu_register_uar(void *db, bool *out_can_register)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_can_gpu_register_uar, (db, out_can_register));
 	if (db == NULL || out_can_register == NULL) {
 		OGDA_LOG_ERR("db and out_can_register must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -174,6 +176,7 @@ doca_error_t doca_gpu_verbs_can_gpu_register_uar(void *db, bool *out_can_registe
 
 doca_error_t doca_gpu_verbs_export_uar(uint64_t *sq_db, uint64_t **uar_addr_gpu)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_export_uar, (sq_db, uar_addr_gpu));
 	if (sq_db == NULL || uar_addr_gpu == NULL) {
 		OGDA_LOG_ERR("sq_db and uar_addr_gpu must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -225,6 +228,7 @@ doca_error_t doca_gpu_verbs_export_uar(uint64_t *sq_db, uint64_t **uar_addr_gpu)
 
 doca_error_t doca_gpu_verbs_unexport_uar(uint64_t *uar_addr_gpu)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_unexport_uar, (uar_addr_gpu));
 	if (uar_addr_gpu == NULL) {
 		OGDA_LOG_ERR("uar_addr_gpu must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;

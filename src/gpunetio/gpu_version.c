@@ -8,6 +8,7 @@
 #include "doca_gpunetio.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #define VERSION_MAJOR(v) ((v) >> DOCA_GPUNETIO_VERSION_MAJOR_SHIFT)
 #define VERSION_MINOR(v) (((v) >> DOCA_GPUNETIO_VERSION_MINOR_SHIFT) & 0xffu)
@@ -15,6 +16,7 @@
 
 doca_error_t doca_gpu_verbs_get_library_version(uint32_t *version)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_get_library_version, (version));
 	if (version == NULL) {
 		OGDA_LOG_ERR("version must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -37,10 +39,12 @@ static doca_error_t check_compat(const char *what, uint32_t version, uint32_t mi
 
 doca_error_t doca_gpu_verbs_check_device_code_compatibility(uint32_t device_code_version)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_check_device_code_compatibility, (device_code_version));
 	return check_compat("device", device_code_version, DOCA_GPUNETIO_MIN_COMPAT_DEVICE_CODE_VERSION);
 }
 
 doca_error_t doca_gpu_verbs_check_host_code_compatibility(uint32_t host_code_version)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_check_host_code_compatibility, (host_code_version));
 	return check_compat("host", host_code_version, DOCA_GPUNETIO_MIN_COMPAT_HOST_CODE_VERSION);
 }

@@ -16,6 +16,7 @@
 #include "verbs/verbs_priv.h"
 
 #include "doca_gpunetio_high_level.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,7 @@ fail:
 doca_error_t doca_gpu_verbs_create_qp_hl(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr,
 					 struct doca_gpu_verbs_qp_hl **qp)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_create_qp_hl, (qp_init_attr, qp));
 	struct doca_gpu_verbs_qp_hl *q;
 	doca_error_t err;
 
@@ -296,6 +298,7 @@ doca_error_t doca_gpu_verbs_create_qp_hl(struct doca_gpu_verbs_qp_init_attr_hl *
 
 doca_error_t doca_gpu_verbs_destroy_qp_hl(struct doca_gpu_verbs_qp_hl *qp)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_destroy_qp_hl, (qp));
 	if (qp == NULL || qp->priv == NULL) {
 		OGDA_LOG_ERR("destroy_qp_hl: NULL or already destroyed QP");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -308,6 +311,7 @@ doca_error_t doca_gpu_verbs_destroy_qp_hl(struct doca_gpu_verbs_qp_hl *qp)
 doca_error_t doca_gpu_verbs_create_qp_group_hl(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr,
 					       struct doca_gpu_verbs_qp_group_hl **qpg)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_create_qp_group_hl, (qp_init_attr, qpg));
 	struct doca_gpu_verbs_qp_group_hl *g;
 	struct hl_priv *main_priv;
 	doca_error_t err;
@@ -347,6 +351,7 @@ doca_error_t doca_gpu_verbs_create_qp_group_hl(struct doca_gpu_verbs_qp_init_att
 
 doca_error_t doca_gpu_verbs_destroy_qp_group_hl(struct doca_gpu_verbs_qp_group_hl *qpg)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_destroy_qp_group_hl, (qpg));
 	if (qpg == NULL || qpg->qp_main.priv == NULL) {
 		OGDA_LOG_ERR("destroy_qp_group_hl: NULL or already destroyed group");
 		return DOCA_ERROR_INVALID_VALUE;

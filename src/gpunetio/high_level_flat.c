@@ -7,6 +7,7 @@
 #include "gpunetio/gpunetio_priv.h"
 
 #include "doca_gpunetio_high_level.h"
+#include "sdk/sdk_forward.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ static struct flat_list *flat_head;
 doca_error_t doca_gpu_verbs_qp_flat_list_create_hl(struct doca_gpu_verbs_qp_hl **qp_list, uint32_t num_elems,
 						   struct doca_gpu_dev_verbs_qp **qp_gpus)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_qp_flat_list_create_hl, (qp_list, num_elems, qp_gpus));
 	struct flat_list *f;
 	struct doca_gpu *gpu = NULL;
 	doca_error_t err;
@@ -68,6 +70,7 @@ fail:
 
 doca_error_t doca_gpu_verbs_qp_flat_list_destroy_hl(struct doca_gpu_dev_verbs_qp *qp_gpus)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_qp_flat_list_destroy_hl, (qp_gpus));
 	struct flat_list **pp, *f = NULL;
 	doca_error_t err;
 

@@ -18,6 +18,7 @@
 #include "gpunetio/gpunetio_priv.h"
 #include "opengda_mlx5.h"
 #include "verbs/verbs_priv.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,7 @@ static void merge_device_error(uint32_t first_error, struct err_pick *pick)
 doca_error_t doca_gpu_verbs_query_last_error(struct doca_gpu_verbs_qp *qp,
 					     struct doca_gpu_verbs_qp_error_info *error_info)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_query_last_error, (qp, error_info));
 	struct doca_gpu_dev_verbs_cq c;
 	struct err_pick pick;
 	enum doca_verbs_qp_state state = DOCA_VERBS_QP_STATE_RST;
@@ -295,6 +297,7 @@ static doca_error_t cq_reinit(struct doca_gpu_verbs_qp *gq, uint64_t producer)
 
 doca_error_t doca_gpu_verbs_reset_tracking_and_memory(struct doca_gpu_verbs_qp *qp)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_reset_tracking_and_memory, (qp));
 	struct doca_gpu_dev_verbs_qp *v;
 	struct doca_gpu_dev_verbs_cq c;
 	uint64_t producer = 0;

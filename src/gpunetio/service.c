@@ -13,6 +13,7 @@
 #include "gpunetio/gverbs_qp.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -126,6 +127,7 @@ static doca_error_t service_add(struct ogda_gpu_service *s, struct doca_gpu_verb
 
 doca_error_t doca_gpu_verbs_create_service(doca_gpu_verbs_service_t *out_service)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_create_service, (out_service));
 	struct ogda_gpu_service *s = NULL;
 	doca_error_t err;
 
@@ -141,6 +143,7 @@ doca_error_t doca_gpu_verbs_create_service(doca_gpu_verbs_service_t *out_service
 
 doca_error_t doca_gpu_verbs_service_monitor_qp(doca_gpu_verbs_service_t service, struct doca_gpu_verbs_qp *qp)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_service_monitor_qp, (service, qp));
 	doca_error_t err;
 
 	if (service == NULL || qp == NULL) {
@@ -166,6 +169,7 @@ doca_error_t doca_gpu_verbs_service_monitor_qp(doca_gpu_verbs_service_t service,
 
 doca_error_t doca_gpu_verbs_destroy_service(doca_gpu_verbs_service_t service)
 {
+	OGDA_SDK_FORWARD(doca_gpu_verbs_destroy_service, (service));
 	if (service == NULL) {
 		OGDA_LOG_ERR("destroy_service: NULL service");
 		return DOCA_ERROR_INVALID_VALUE;

@@ -7,6 +7,7 @@
 #include "verbs/verbs_priv.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ static bool ah_ok(const struct doca_verbs_ah_attr *ah, const char *what)
 
 doca_error_t doca_verbs_ah_attr_create(struct doca_verbs_context *verbs_context, struct doca_verbs_ah_attr **verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_create, (verbs_context, verbs_ah));
 	struct doca_verbs_ah_attr *ah;
 
 	if (verbs_context == NULL || verbs_ah == NULL) {
@@ -46,6 +48,7 @@ doca_error_t doca_verbs_ah_attr_create(struct doca_verbs_context *verbs_context,
 
 doca_error_t doca_verbs_ah_attr_destroy(struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_destroy, (verbs_ah));
 	if (!ah_ok(verbs_ah, "destroy"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (verbs_ah->ctx == NULL) {
@@ -60,6 +63,7 @@ doca_error_t doca_verbs_ah_attr_destroy(struct doca_verbs_ah_attr *verbs_ah)
 
 doca_error_t doca_verbs_ah_attr_set_gid(struct doca_verbs_ah_attr *verbs_ah, struct doca_verbs_gid gid)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_set_gid, (verbs_ah, gid));
 	if (!ah_ok(verbs_ah, "gid"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_ah->f.gid = gid;
@@ -68,6 +72,7 @@ doca_error_t doca_verbs_ah_attr_set_gid(struct doca_verbs_ah_attr *verbs_ah, str
 
 struct doca_verbs_gid doca_verbs_ah_get_gid(const struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_get_gid, (verbs_ah));
 	struct doca_verbs_gid zero;
 
 	if (ah_ok(verbs_ah, "gid"))
@@ -78,6 +83,7 @@ struct doca_verbs_gid doca_verbs_ah_get_gid(const struct doca_verbs_ah_attr *ver
 
 doca_error_t doca_verbs_ah_attr_set_addr_type(struct doca_verbs_ah_attr *verbs_ah, enum doca_verbs_addr_type addr_type)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_set_addr_type, (verbs_ah, addr_type));
 	if (!ah_ok(verbs_ah, "addr_type"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (addr_type != DOCA_VERBS_ADDR_TYPE_IPv4 && addr_type != DOCA_VERBS_ADDR_TYPE_IPv6 &&
@@ -91,11 +97,13 @@ doca_error_t doca_verbs_ah_attr_set_addr_type(struct doca_verbs_ah_attr *verbs_a
 
 enum doca_verbs_addr_type doca_verbs_ah_get_addr_type(const struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_get_addr_type, (verbs_ah));
 	return ah_ok(verbs_ah, "addr_type") ? verbs_ah->f.addr_type : DOCA_VERBS_ADDR_TYPE_IPv4;
 }
 
 doca_error_t doca_verbs_ah_attr_set_dlid(struct doca_verbs_ah_attr *verbs_ah, uint32_t dlid)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_set_dlid, (verbs_ah, dlid));
 	if (!ah_ok(verbs_ah, "dlid"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (dlid > AH_DLID_MAX) {
@@ -108,11 +116,13 @@ doca_error_t doca_verbs_ah_attr_set_dlid(struct doca_verbs_ah_attr *verbs_ah, ui
 
 uint32_t doca_verbs_ah_get_dlid(const struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_get_dlid, (verbs_ah));
 	return ah_ok(verbs_ah, "dlid") ? verbs_ah->f.dlid : 0;
 }
 
 doca_error_t doca_verbs_ah_attr_set_sl(struct doca_verbs_ah_attr *verbs_ah, uint8_t sl)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_set_sl, (verbs_ah, sl));
 	if (!ah_ok(verbs_ah, "sl"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (sl > AH_SL_MAX) {
@@ -125,11 +135,13 @@ doca_error_t doca_verbs_ah_attr_set_sl(struct doca_verbs_ah_attr *verbs_ah, uint
 
 uint8_t doca_verbs_ah_get_sl(const struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_get_sl, (verbs_ah));
 	return ah_ok(verbs_ah, "sl") ? verbs_ah->f.sl : 0;
 }
 
 doca_error_t doca_verbs_ah_attr_set_sgid_index(struct doca_verbs_ah_attr *verbs_ah, uint8_t sgid_index)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_set_sgid_index, (verbs_ah, sgid_index));
 	if (!ah_ok(verbs_ah, "sgid_index"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_ah->f.sgid_index = sgid_index;
@@ -138,11 +150,13 @@ doca_error_t doca_verbs_ah_attr_set_sgid_index(struct doca_verbs_ah_attr *verbs_
 
 uint8_t doca_verbs_ah_get_sgid_index(const struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_get_sgid_index, (verbs_ah));
 	return ah_ok(verbs_ah, "sgid_index") ? verbs_ah->f.sgid_index : 0;
 }
 
 doca_error_t doca_verbs_ah_attr_set_static_rate(struct doca_verbs_ah_attr *verbs_ah, uint8_t static_rate)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_set_static_rate, (verbs_ah, static_rate));
 	if (!ah_ok(verbs_ah, "static_rate"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (static_rate > AH_STATIC_RATE_MAX) {
@@ -155,11 +169,13 @@ doca_error_t doca_verbs_ah_attr_set_static_rate(struct doca_verbs_ah_attr *verbs
 
 uint8_t doca_verbs_ah_get_static_rate(const struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_get_static_rate, (verbs_ah));
 	return ah_ok(verbs_ah, "static_rate") ? verbs_ah->f.static_rate : 0;
 }
 
 doca_error_t doca_verbs_ah_attr_set_hop_limit(struct doca_verbs_ah_attr *verbs_ah, uint8_t hop_limit)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_set_hop_limit, (verbs_ah, hop_limit));
 	if (!ah_ok(verbs_ah, "hop_limit"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_ah->f.hop_limit = hop_limit;
@@ -168,11 +184,13 @@ doca_error_t doca_verbs_ah_attr_set_hop_limit(struct doca_verbs_ah_attr *verbs_a
 
 uint8_t doca_verbs_ah_get_hop_limit(const struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_get_hop_limit, (verbs_ah));
 	return ah_ok(verbs_ah, "hop_limit") ? verbs_ah->f.hop_limit : 0;
 }
 
 doca_error_t doca_verbs_ah_attr_set_traffic_class(struct doca_verbs_ah_attr *verbs_ah, uint8_t traffic_class)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_attr_set_traffic_class, (verbs_ah, traffic_class));
 	if (!ah_ok(verbs_ah, "traffic_class"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_ah->f.traffic_class = traffic_class;
@@ -181,5 +199,6 @@ doca_error_t doca_verbs_ah_attr_set_traffic_class(struct doca_verbs_ah_attr *ver
 
 uint8_t doca_verbs_ah_get_traffic_class(const struct doca_verbs_ah_attr *verbs_ah)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ah_get_traffic_class, (verbs_ah));
 	return ah_ok(verbs_ah, "traffic_class") ? verbs_ah->f.traffic_class : 0;
 }

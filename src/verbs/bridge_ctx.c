@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "devx/hw.h"
 #include "doca_verbs_bridge.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ static void hw_devinfo(struct ogda_devx *devx, struct doca_devinfo *info)
 doca_error_t doca_verbs_bridge_verbs_context_create(struct ibv_device *ibv_dev, uint32_t flags,
 						    struct doca_verbs_context **verbs_context)
 {
+	OGDA_SDK_FORWARD(doca_verbs_bridge_verbs_context_create, (ibv_dev, flags, verbs_context));
 	struct ogda_devx *devx;
 	struct doca_devinfo info;
 	doca_error_t err;
@@ -101,6 +103,7 @@ static doca_error_t import_context(struct ibv_context *ibv_ctx, bool private_imp
 doca_error_t doca_verbs_bridge_verbs_context_import(struct ibv_context *ibv_ctx, uint32_t flags,
 						    struct doca_verbs_context **verbs_context)
 {
+	OGDA_SDK_FORWARD(doca_verbs_bridge_verbs_context_import, (ibv_ctx, flags, verbs_context));
 	if (ibv_ctx == NULL || verbs_context == NULL) {
 		OGDA_LOG_ERR("ibv_ctx and verbs_context must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -114,6 +117,7 @@ doca_error_t doca_verbs_bridge_verbs_context_import(struct ibv_context *ibv_ctx,
 
 doca_error_t doca_verbs_bridge_verbs_pd_import(struct ibv_pd *pd, struct doca_verbs_pd **verbs_pd)
 {
+	OGDA_SDK_FORWARD(doca_verbs_bridge_verbs_pd_import, (pd, verbs_pd));
 	struct doca_verbs_context *ctx;
 	struct doca_verbs_pd *p;
 	bool made = false;
@@ -168,6 +172,7 @@ void verbs_bridge_pd_released(struct doca_verbs_context *ctx)
 
 struct ibv_pd *doca_verbs_bridge_verbs_pd_get_ibv_pd(const struct doca_verbs_pd *verbs_pd)
 {
+	OGDA_SDK_FORWARD(doca_verbs_bridge_verbs_pd_get_ibv_pd, (verbs_pd));
 	struct ibv_pd *pd;
 
 	if (verbs_pd == NULL) {

@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "doca_verbs_bridge.h"
 #include "opengda_mlx5.h"
+#include "sdk/sdk_forward.h"
 
 #include <errno.h>
 #include <string.h>
@@ -176,6 +177,7 @@ static bool fill_wc(struct doca_verbs_cq *cq, const struct opengda_mlx5_cqe64 *c
 
 int doca_verbs_bridge_poll_cq(struct doca_verbs_cq *verbs_cq, int num_entries, struct ibv_wc *ibv_wc)
 {
+	OGDA_SDK_FORWARD(doca_verbs_bridge_poll_cq, (verbs_cq, num_entries, ibv_wc));
 	uint32_t consumed = 0;
 	int n = 0;
 

@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "doca_verbs_bridge.h"
 #include "opengda_mlx5.h"
+#include "sdk/sdk_forward.h"
 
 #include <errno.h>
 #include <string.h>
@@ -280,6 +281,7 @@ static bool send_queue_usable(const struct doca_verbs_qp *qp)
 
 int doca_verbs_bridge_post_send(struct doca_verbs_qp *verbs_qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_bridge_post_send, (verbs_qp, wr, bad_wr));
 	struct opengda_mlx5_wqe_ctrl_seg *last = NULL;
 	struct opengda_mlx5_sq sq;
 	struct send_plan p;
@@ -392,6 +394,7 @@ static void write_recv_wqe(uint8_t *wqe, uint32_t stride, const struct ibv_recv_
 
 int doca_verbs_bridge_post_recv(struct doca_verbs_qp *verbs_qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_bridge_post_recv, (verbs_qp, wr, bad_wr));
 	uint32_t mask, posted = 0;
 	int err = 0;
 

@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "prm/prm_cmd.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,7 @@ doca_error_t verbs_context_from_devx(struct ogda_devx *devx, const struct doca_d
 doca_error_t doca_verbs_context_create(struct doca_devinfo *devinfo, uint32_t flags,
 				       struct doca_verbs_context **verbs_context)
 {
+	OGDA_SDK_FORWARD(doca_verbs_context_create, (devinfo, flags, verbs_context));
 	struct ogda_devx *devx;
 	doca_error_t err;
 
@@ -206,6 +208,7 @@ doca_error_t doca_verbs_context_create(struct doca_devinfo *devinfo, uint32_t fl
 
 doca_error_t doca_verbs_context_destroy(struct doca_verbs_context *verbs_context)
 {
+	OGDA_SDK_FORWARD(doca_verbs_context_destroy, (verbs_context));
 	struct doca_verbs_context *ctx = verbs_context;
 	unsigned int n, unacked;
 

@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_cq.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,7 @@ static void cq_free(struct doca_verbs_cq *cq)
 doca_error_t doca_verbs_cq_create(struct doca_verbs_context *verbs_context, struct doca_verbs_cq_attr *verbs_cq_attr,
 				  struct doca_verbs_cq **verbs_cq)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_create, (verbs_context, verbs_cq_attr, verbs_cq));
 	struct doca_verbs_context *ctx = verbs_context;
 	struct doca_verbs_cq *cq;
 	doca_error_t err;
@@ -173,6 +175,7 @@ doca_error_t doca_verbs_cq_create(struct doca_verbs_context *verbs_context, stru
 
 doca_error_t doca_verbs_cq_destroy(struct doca_verbs_cq *verbs_cq)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_destroy, (verbs_cq));
 	struct doca_verbs_cq *cq = verbs_cq;
 	struct doca_verbs_context *ctx;
 	unsigned int users, exports, pending_comp;
@@ -217,6 +220,7 @@ doca_error_t doca_verbs_cq_destroy(struct doca_verbs_cq *verbs_cq)
 doca_error_t doca_verbs_cq_get_wq(struct doca_verbs_cq *verbs_cq, void **cq_buf, uint32_t *cq_num_entries,
 				  uint8_t *cq_entry_size)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_get_wq, (verbs_cq, cq_buf, cq_num_entries, cq_entry_size));
 	if (verbs_cq == NULL || cq_buf == NULL || cq_num_entries == NULL || cq_entry_size == NULL) {
 		OGDA_LOG_ERR("verbs_cq, cq_buf, cq_num_entries and cq_entry_size must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -230,6 +234,7 @@ doca_error_t doca_verbs_cq_get_wq(struct doca_verbs_cq *verbs_cq, void **cq_buf,
 doca_error_t doca_verbs_cq_get_dbr_addr(struct doca_verbs_cq *verbs_cq, uint64_t **uar_db_reg, uint32_t **ci_dbr,
 					uint32_t **arm_dbr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_get_dbr_addr, (verbs_cq, uar_db_reg, ci_dbr, arm_dbr));
 	if (verbs_cq == NULL || uar_db_reg == NULL || ci_dbr == NULL || arm_dbr == NULL) {
 		OGDA_LOG_ERR("verbs_cq, uar_db_reg, ci_dbr and arm_dbr must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -242,6 +247,7 @@ doca_error_t doca_verbs_cq_get_dbr_addr(struct doca_verbs_cq *verbs_cq, uint64_t
 
 doca_error_t doca_verbs_cq_get_cqn(const struct doca_verbs_cq *verbs_cq, uint32_t *cqn)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_get_cqn, (verbs_cq, cqn));
 	if (verbs_cq == NULL || cqn == NULL) {
 		OGDA_LOG_ERR("verbs_cq and cqn must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;

@@ -7,6 +7,7 @@
 #include "verbs/verbs_priv.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -15,6 +16,7 @@
 
 doca_error_t doca_verbs_cq_attr_create(struct doca_verbs_cq_attr **verbs_cq_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_create, (verbs_cq_attr));
 	struct doca_verbs_cq_attr *a;
 
 	if (verbs_cq_attr == NULL) {
@@ -33,6 +35,7 @@ doca_error_t doca_verbs_cq_attr_create(struct doca_verbs_cq_attr **verbs_cq_attr
 
 doca_error_t doca_verbs_cq_attr_destroy(struct doca_verbs_cq_attr *verbs_cq_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_destroy, (verbs_cq_attr));
 	if (verbs_cq_attr == NULL) {
 		OGDA_LOG_ERR("cq_attr: NULL attributes");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -43,6 +46,7 @@ doca_error_t doca_verbs_cq_attr_destroy(struct doca_verbs_cq_attr *verbs_cq_attr
 
 doca_error_t doca_verbs_cq_attr_set_cq_size(struct doca_verbs_cq_attr *cq_attr, uint32_t cq_size)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_cq_size, (cq_attr, cq_size));
 	if (cq_attr == NULL) {
 		OGDA_LOG_ERR("cq_attr cq_size: NULL attributes");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -57,6 +61,7 @@ doca_error_t doca_verbs_cq_attr_set_cq_size(struct doca_verbs_cq_attr *cq_attr, 
 
 doca_error_t doca_verbs_cq_attr_set_cq_context(struct doca_verbs_cq_attr *cq_attr, void *cq_context)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_cq_context, (cq_attr, cq_context));
 	if (cq_attr == NULL) {
 		OGDA_LOG_ERR("cq_attr cq_context: NULL attributes");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -68,6 +73,7 @@ doca_error_t doca_verbs_cq_attr_set_cq_context(struct doca_verbs_cq_attr *cq_att
 doca_error_t doca_verbs_cq_attr_set_external_umem(struct doca_verbs_cq_attr *cq_attr,
 						  struct doca_verbs_umem *external_umem, uint64_t external_umem_offset)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_external_umem, (cq_attr, external_umem, external_umem_offset));
 	if (cq_attr == NULL || external_umem == NULL) {
 		OGDA_LOG_ERR("cq_attr external_umem: NULL %s", cq_attr == NULL ? "attributes" : "umem");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -91,6 +97,7 @@ doca_error_t doca_verbs_cq_attr_set_external_dbr_umem(struct doca_verbs_cq_attr 
 						      struct doca_verbs_umem *external_dbr_umem,
 						      uint64_t external_dbr_umem_offset)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_external_dbr_umem, (cq_attr, external_dbr_umem, external_dbr_umem_offset));
 	if (cq_attr == NULL || external_dbr_umem == NULL) {
 		OGDA_LOG_ERR("cq_attr external_dbr_umem: NULL %s", cq_attr == NULL ? "attributes" : "umem");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -113,6 +120,7 @@ doca_error_t doca_verbs_cq_attr_set_external_dbr_umem(struct doca_verbs_cq_attr 
 doca_error_t doca_verbs_cq_attr_set_external_uar(struct doca_verbs_cq_attr *cq_attr,
 						 struct doca_verbs_uar *external_uar)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_external_uar, (cq_attr, external_uar));
 	if (cq_attr == NULL || external_uar == NULL) {
 		OGDA_LOG_ERR("cq_attr external_uar: NULL %s", cq_attr == NULL ? "attributes" : "uar");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -123,6 +131,7 @@ doca_error_t doca_verbs_cq_attr_set_external_uar(struct doca_verbs_cq_attr *cq_a
 
 doca_error_t doca_verbs_cq_attr_set_cq_overrun(struct doca_verbs_cq_attr *cq_attr, enum doca_verbs_cq_overrun overrun)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_cq_overrun, (cq_attr, overrun));
 	if (cq_attr == NULL) {
 		OGDA_LOG_ERR("cq_attr overrun: NULL attributes");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -137,6 +146,7 @@ doca_error_t doca_verbs_cq_attr_set_cq_overrun(struct doca_verbs_cq_attr *cq_att
 
 doca_error_t doca_verbs_cq_attr_set_cq_collapsed(struct doca_verbs_cq_attr *cq_attr, uint8_t cc)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_cq_collapsed, (cq_attr, cc));
 	if (cq_attr == NULL) {
 		OGDA_LOG_ERR("cq_attr collapsed: NULL attributes");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -152,6 +162,7 @@ doca_error_t doca_verbs_cq_attr_set_cq_collapsed(struct doca_verbs_cq_attr *cq_a
 doca_error_t doca_verbs_cq_attr_set_comp_channel(struct doca_verbs_cq_attr *cq_attr,
 						 struct doca_verbs_comp_channel *comp_channel)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_comp_channel, (cq_attr, comp_channel));
 	if (cq_attr == NULL) {
 		OGDA_LOG_ERR("cq_attr comp_channel: NULL attributes");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -163,6 +174,7 @@ doca_error_t doca_verbs_cq_attr_set_comp_channel(struct doca_verbs_cq_attr *cq_a
 doca_error_t doca_verbs_cq_attr_set_external_datapath_en(struct doca_verbs_cq_attr *cq_attr,
 							 uint8_t external_datapath_en)
 {
+	OGDA_SDK_FORWARD(doca_verbs_cq_attr_set_external_datapath_en, (cq_attr, external_datapath_en));
 	if (cq_attr == NULL) {
 		OGDA_LOG_ERR("cq_attr external_datapath: NULL attributes");
 		return DOCA_ERROR_INVALID_VALUE;

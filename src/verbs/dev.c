@@ -6,6 +6,7 @@
 #include "devx/hw.h"
 #include "devx/sw.h"
 #include "swnic/swnic.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,7 @@ static void apply_default_device(struct doca_devinfo **list, uint32_t n)
 
 doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t *nb_devs)
 {
+	OGDA_SDK_FORWARD(doca_devinfo_create_list, (dev_list, nb_devs));
 	struct ogda_ibdev_entry hw[VERBS_MAX_HW_DEVICES];
 	size_t nhw = 0;
 	uint32_t nsw, n;
@@ -92,6 +94,7 @@ doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list, uint32_t 
 
 doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list)
 {
+	OGDA_SDK_FORWARD(doca_devinfo_destroy_list, (dev_list));
 	if (dev_list == NULL) {
 		OGDA_LOG_ERR("dev_list must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -102,6 +105,7 @@ doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list)
 
 doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo, char *ibdev_name, uint32_t size)
 {
+	OGDA_SDK_FORWARD(doca_devinfo_get_ibdev_name, (devinfo, ibdev_name, size));
 	size_t len;
 
 	if (devinfo == NULL || ibdev_name == NULL) {
@@ -143,6 +147,7 @@ doca_error_t verbs_devinfo_open_devx(const struct doca_devinfo *info, struct ogd
 
 doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 {
+	OGDA_SDK_FORWARD(doca_dev_open, (devinfo, dev));
 	struct doca_dev *d;
 	doca_error_t err;
 
@@ -167,6 +172,7 @@ doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 
 doca_error_t doca_dev_close(struct doca_dev *dev)
 {
+	OGDA_SDK_FORWARD(doca_dev_close, (dev));
 	if (dev == NULL) {
 		OGDA_LOG_ERR("dev must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -183,6 +189,7 @@ doca_error_t doca_dev_close(struct doca_dev *dev)
 
 struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev)
 {
+	OGDA_SDK_FORWARD(doca_dev_as_devinfo, (dev));
 	if (dev == NULL) {
 		OGDA_LOG_ERR("dev must not be NULL");
 		return NULL;
@@ -192,6 +199,7 @@ struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev)
 
 doca_error_t doca_verbs_dev_open(struct doca_verbs_pd *verbs_pd, struct doca_dev **dev)
 {
+	OGDA_SDK_FORWARD(doca_verbs_dev_open, (verbs_pd, dev));
 	struct doca_dev *d;
 
 	if (verbs_pd == NULL || dev == NULL) {
@@ -213,6 +221,7 @@ doca_error_t doca_verbs_dev_open(struct doca_verbs_pd *verbs_pd, struct doca_dev
 
 doca_error_t doca_verbs_dev_close(struct doca_dev *dev)
 {
+	OGDA_SDK_FORWARD(doca_verbs_dev_close, (dev));
 	if (dev == NULL) {
 		OGDA_LOG_ERR("dev must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;

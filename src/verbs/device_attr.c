@@ -7,6 +7,7 @@
 #include "verbs/verbs_util.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -33,6 +34,7 @@ struct doca_verbs_device_attr {
 doca_error_t doca_verbs_query_device(struct doca_verbs_context *verbs_context,
 				     struct doca_verbs_device_attr **verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_query_device, (verbs_context, verbs_device_attr));
 	const struct verbs_caps *c;
 	struct doca_verbs_device_attr *a;
 
@@ -69,6 +71,7 @@ doca_error_t doca_verbs_query_device(struct doca_verbs_context *verbs_context,
 
 doca_error_t doca_verbs_device_attr_free(struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_free, (verbs_device_attr));
 	if (verbs_device_attr == NULL) {
 		OGDA_LOG_ERR("device_attr: NULL attributes");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -86,82 +89,98 @@ static bool attr_ok(const struct doca_verbs_device_attr *a, const char *what)
 
 uint32_t doca_verbs_device_attr_get_max_qp(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_qp, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_qp") ? verbs_device_attr->max_qp : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_qp_wr(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_qp_wr, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_qp_wr") ? verbs_device_attr->max_qp_wr : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_sge(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_sge, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_sge") ? verbs_device_attr->max_sge : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_cq(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_cq, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_cq") ? verbs_device_attr->max_cq : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_cqe(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_cqe, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_cqe") ? verbs_device_attr->max_cqe : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_mr(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_mr, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_mr") ? verbs_device_attr->max_mr : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_pd(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_pd, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_pd") ? verbs_device_attr->max_pd : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_ah(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_ah, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_ah") ? verbs_device_attr->max_ah : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_srq(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_srq, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_srq") ? verbs_device_attr->max_srq : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_srq_wr(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_srq_wr, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_srq_wr") ? verbs_device_attr->max_srq_wr : 0;
 }
 
 uint32_t doca_verbs_device_attr_get_max_srq_sge(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_srq_sge, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_srq_sge") ? verbs_device_attr->max_srq_sge : 0;
 }
 
 uint16_t doca_verbs_device_attr_get_max_pkeys(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_pkeys, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_pkeys") ? verbs_device_attr->max_pkeys : 0;
 }
 
 uint8_t doca_verbs_device_attr_get_send_dbr_mode_no_dbr_ext(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_send_dbr_mode_no_dbr_ext, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "send_dbr_mode_no_dbr_ext") ? verbs_device_attr->send_dbr_mode_no_dbr_ext : 0;
 }
 
 uint8_t doca_verbs_device_attr_get_max_qp_rd_atom(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_qp_rd_atom, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_qp_rd_atom") ? verbs_device_attr->max_qp_rd_atom : 0;
 }
 
 uint8_t doca_verbs_device_attr_get_max_qp_init_rd_atom(const struct doca_verbs_device_attr *verbs_device_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_max_qp_init_rd_atom, (verbs_device_attr));
 	return attr_ok(verbs_device_attr, "max_qp_init_rd_atom") ? verbs_device_attr->max_qp_init_rd_atom : 0;
 }
 
 doca_error_t doca_verbs_device_attr_get_is_qp_type_supported(const struct doca_verbs_device_attr *verbs_device_attr,
 							     uint32_t qp_type)
 {
+	OGDA_SDK_FORWARD(doca_verbs_device_attr_get_is_qp_type_supported, (verbs_device_attr, qp_type));
 	bool supported;
 
 	if (!attr_ok(verbs_device_attr, "is_qp_type_supported"))

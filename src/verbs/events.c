@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "verbs/verbs_util.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -75,6 +76,7 @@ void verbs_async_unsubscribe(struct doca_verbs_context *ctx, uint64_t cookie)
 doca_error_t doca_verbs_comp_channel_create(struct doca_verbs_context *verbs_context,
 					    struct doca_verbs_comp_channel **verbs_comp_channel)
 {
+	OGDA_SDK_FORWARD(doca_verbs_comp_channel_create, (verbs_context, verbs_comp_channel));
 	struct doca_verbs_comp_channel *cc;
 	doca_error_t err;
 
@@ -102,6 +104,7 @@ doca_error_t doca_verbs_comp_channel_create(struct doca_verbs_context *verbs_con
 
 doca_error_t doca_verbs_comp_channel_destroy(struct doca_verbs_comp_channel *verbs_comp_channel)
 {
+	OGDA_SDK_FORWARD(doca_verbs_comp_channel_destroy, (verbs_comp_channel));
 	struct doca_verbs_comp_channel *cc = verbs_comp_channel;
 	unsigned int users;
 
@@ -122,6 +125,7 @@ doca_error_t doca_verbs_comp_channel_destroy(struct doca_verbs_comp_channel *ver
 
 doca_event_handle_t doca_verbs_comp_channel_get_handle(struct doca_verbs_comp_channel *verbs_comp_channel)
 {
+	OGDA_SDK_FORWARD(doca_verbs_comp_channel_get_handle, (verbs_comp_channel));
 	if (verbs_comp_channel == NULL) {
 		OGDA_LOG_ERR("verbs_comp_channel must not be NULL");
 		return doca_event_invalid_handle;
@@ -146,6 +150,7 @@ doca_error_t verbs_cq_subscribe_comp(struct doca_verbs_cq *cq)
 doca_error_t doca_verbs_get_cq_event(struct doca_verbs_comp_channel *verbs_comp_channel,
 				     struct doca_verbs_cq **verbs_cq, void **cq_context)
 {
+	OGDA_SDK_FORWARD(doca_verbs_get_cq_event, (verbs_comp_channel, verbs_cq, cq_context));
 	struct doca_verbs_comp_channel *cc = verbs_comp_channel;
 	struct ogda_devx_event ev;
 	doca_error_t err;
@@ -178,6 +183,7 @@ doca_error_t doca_verbs_get_cq_event(struct doca_verbs_comp_channel *verbs_comp_
 
 doca_error_t doca_verbs_ack_cq_events(struct doca_verbs_cq *verbs_cq, unsigned int nevents)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ack_cq_events, (verbs_cq, nevents));
 	doca_error_t err = DOCA_SUCCESS;
 
 	if (verbs_cq == NULL) {
@@ -288,6 +294,7 @@ static unsigned int *unacked_counter(enum verbs_event_obj_kind kind, void *obj)
 doca_error_t doca_verbs_get_async_event(struct doca_verbs_context *verbs_context,
 					struct doca_verbs_async_event *async_event)
 {
+	OGDA_SDK_FORWARD(doca_verbs_get_async_event, (verbs_context, async_event));
 	struct doca_verbs_context *ctx = verbs_context;
 	struct ogda_devx_event ev;
 	doca_error_t err;
@@ -330,6 +337,7 @@ doca_error_t doca_verbs_get_async_event(struct doca_verbs_context *verbs_context
 
 doca_error_t doca_verbs_ack_async_event(struct doca_verbs_async_event *async_event)
 {
+	OGDA_SDK_FORWARD(doca_verbs_ack_async_event, (async_event));
 	struct doca_verbs_context *ctx;
 	enum verbs_event_obj_kind kind;
 	bool object_event = true;

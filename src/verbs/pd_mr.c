@@ -3,12 +3,14 @@
 #include "verbs/verbs_priv.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <infiniband/verbs.h>
 #include <stdlib.h>
 
 doca_error_t doca_verbs_pd_create(struct doca_verbs_context *verbs_context, struct doca_verbs_pd **verbs_pd)
 {
+	OGDA_SDK_FORWARD(doca_verbs_pd_create, (verbs_context, verbs_pd));
 	struct doca_verbs_pd *pd;
 	doca_error_t err;
 
@@ -35,6 +37,7 @@ doca_error_t doca_verbs_pd_create(struct doca_verbs_context *verbs_context, stru
 
 doca_error_t doca_verbs_pd_destroy(struct doca_verbs_pd *verbs_pd)
 {
+	OGDA_SDK_FORWARD(doca_verbs_pd_destroy, (verbs_pd));
 	unsigned int users;
 	doca_error_t err;
 

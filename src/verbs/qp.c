@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_qp.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +306,7 @@ static doca_error_t own_uar(struct doca_verbs_qp *qp)
 doca_error_t doca_verbs_qp_create(struct doca_verbs_context *verbs_context,
 				  struct doca_verbs_qp_init_attr *verbs_qp_init_attr, struct doca_verbs_qp **verbs_qp)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_create, (verbs_context, verbs_qp_init_attr, verbs_qp));
 	struct doca_verbs_context *ctx = verbs_context;
 	struct doca_verbs_qp *qp;
 	doca_error_t err;
@@ -362,6 +364,7 @@ doca_error_t doca_verbs_qp_create(struct doca_verbs_context *verbs_context,
 
 doca_error_t doca_verbs_qp_destroy(struct doca_verbs_qp *verbs_qp)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_destroy, (verbs_qp));
 	struct doca_verbs_qp *qp = verbs_qp;
 	struct doca_verbs_context *ctx;
 	unsigned int unacked, exports;
@@ -411,6 +414,7 @@ void verbs_export_put(struct doca_verbs_qp *qp, struct doca_verbs_cq *cq)
 doca_error_t doca_verbs_qp_get_wq(const struct doca_verbs_qp *verbs_qp, void **sq_buf, uint32_t *sq_num_entries,
 				  void **rq_buf, uint32_t *rq_num_entries, uint32_t *rwqe_size_bytes)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_get_wq, (verbs_qp, sq_buf, sq_num_entries, rq_buf, rq_num_entries, rwqe_size_bytes));
 	if (verbs_qp == NULL || sq_buf == NULL || sq_num_entries == NULL || rq_buf == NULL || rq_num_entries == NULL ||
 	    rwqe_size_bytes == NULL) {
 		OGDA_LOG_ERR("verbs_qp and every output must not be NULL");
@@ -426,6 +430,7 @@ doca_error_t doca_verbs_qp_get_wq(const struct doca_verbs_qp *verbs_qp, void **s
 
 doca_error_t doca_verbs_qp_get_dbr_addr(const struct doca_verbs_qp *verbs_qp, void **dbr_addr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_get_dbr_addr, (verbs_qp, dbr_addr));
 	if (verbs_qp == NULL || dbr_addr == NULL) {
 		OGDA_LOG_ERR("verbs_qp and dbr_addr must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -436,6 +441,7 @@ doca_error_t doca_verbs_qp_get_dbr_addr(const struct doca_verbs_qp *verbs_qp, vo
 
 doca_error_t doca_verbs_qp_get_uar_addr(const struct doca_verbs_qp *verbs_qp, void **uar_addr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_get_uar_addr, (verbs_qp, uar_addr));
 	if (verbs_qp == NULL || uar_addr == NULL) {
 		OGDA_LOG_ERR("verbs_qp and uar_addr must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -446,6 +452,7 @@ doca_error_t doca_verbs_qp_get_uar_addr(const struct doca_verbs_qp *verbs_qp, vo
 
 doca_error_t doca_verbs_qp_get_qpn(const struct doca_verbs_qp *verbs_qp, uint32_t *qpn)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_get_qpn, (verbs_qp, qpn));
 	if (verbs_qp == NULL || qpn == NULL) {
 		OGDA_LOG_ERR("verbs_qp and qpn must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -457,6 +464,7 @@ doca_error_t doca_verbs_qp_get_qpn(const struct doca_verbs_qp *verbs_qp, uint32_
 doca_error_t doca_verbs_qp_get_send_dbr_mode(const struct doca_verbs_qp *verbs_qp,
 					     enum doca_verbs_qp_send_dbr_mode *send_dbr_mode)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_get_send_dbr_mode, (verbs_qp, send_dbr_mode));
 	if (verbs_qp == NULL || send_dbr_mode == NULL) {
 		OGDA_LOG_ERR("verbs_qp and send_dbr_mode must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -467,6 +475,7 @@ doca_error_t doca_verbs_qp_get_send_dbr_mode(const struct doca_verbs_qp *verbs_q
 
 bool doca_verbs_qp_get_emulate_no_dbr_ext(const struct doca_verbs_qp *verbs_qp)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_get_emulate_no_dbr_ext, (verbs_qp));
 	if (verbs_qp == NULL) {
 		OGDA_LOG_ERR("verbs_qp must not be NULL");
 		return false;

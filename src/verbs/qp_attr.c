@@ -7,6 +7,7 @@
 #include "verbs/verbs_priv.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -38,6 +39,7 @@ static bool in_range(uint32_t v, uint32_t max, const char *what)
 
 doca_error_t doca_verbs_qp_attr_create(struct doca_verbs_qp_attr **verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_create, (verbs_qp_attr));
 	struct doca_verbs_qp_attr *a;
 
 	if (verbs_qp_attr == NULL) {
@@ -57,6 +59,7 @@ doca_error_t doca_verbs_qp_attr_create(struct doca_verbs_qp_attr **verbs_qp_attr
 
 doca_error_t doca_verbs_qp_attr_destroy(struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_destroy, (verbs_qp_attr));
 	if (!attr_ok(verbs_qp_attr, "destroy"))
 		return DOCA_ERROR_INVALID_VALUE;
 	free(verbs_qp_attr);
@@ -68,6 +71,7 @@ doca_error_t doca_verbs_qp_attr_destroy(struct doca_verbs_qp_attr *verbs_qp_attr
 doca_error_t doca_verbs_qp_attr_set_next_state(struct doca_verbs_qp_attr *verbs_qp_attr,
 					       enum doca_verbs_qp_state next_state)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_next_state, (verbs_qp_attr, next_state));
 	if (!attr_ok(verbs_qp_attr, "next_state"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!state_valid(next_state)) {
@@ -80,12 +84,14 @@ doca_error_t doca_verbs_qp_attr_set_next_state(struct doca_verbs_qp_attr *verbs_
 
 enum doca_verbs_qp_state doca_verbs_qp_attr_get_next_state(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_next_state, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "next_state") ? verbs_qp_attr->next_state : DOCA_VERBS_QP_STATE_RST;
 }
 
 doca_error_t doca_verbs_qp_attr_set_current_state(struct doca_verbs_qp_attr *verbs_qp_attr,
 						  enum doca_verbs_qp_state current_state)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_current_state, (verbs_qp_attr, current_state));
 	if (!attr_ok(verbs_qp_attr, "current_state"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!state_valid(current_state)) {
@@ -98,12 +104,14 @@ doca_error_t doca_verbs_qp_attr_set_current_state(struct doca_verbs_qp_attr *ver
 
 enum doca_verbs_qp_state doca_verbs_qp_attr_get_current_state(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_current_state, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "current_state") ? verbs_qp_attr->current_state : DOCA_VERBS_QP_STATE_RST;
 }
 
 doca_error_t doca_verbs_qp_attr_set_path_mtu(struct doca_verbs_qp_attr *verbs_qp_attr,
 					     enum doca_verbs_mtu_size path_mtu)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_path_mtu, (verbs_qp_attr, path_mtu));
 	if (!attr_ok(verbs_qp_attr, "path_mtu"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (path_mtu != DOCA_VERBS_MTU_SIZE_256_BYTES && path_mtu != DOCA_VERBS_MTU_SIZE_512_BYTES &&
@@ -118,11 +126,13 @@ doca_error_t doca_verbs_qp_attr_set_path_mtu(struct doca_verbs_qp_attr *verbs_qp
 
 enum doca_verbs_mtu_size doca_verbs_qp_attr_get_path_mtu(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_path_mtu, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "path_mtu") ? verbs_qp_attr->path_mtu : DOCA_VERBS_MTU_SIZE_256_BYTES;
 }
 
 doca_error_t doca_verbs_qp_attr_set_rq_psn(struct doca_verbs_qp_attr *verbs_qp_attr, uint32_t rq_psn)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_rq_psn, (verbs_qp_attr, rq_psn));
 	if (!attr_ok(verbs_qp_attr, "rq_psn") || !in_range(rq_psn, QP_24BIT_MAX, "rq_psn"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->rq_psn = rq_psn;
@@ -131,11 +141,13 @@ doca_error_t doca_verbs_qp_attr_set_rq_psn(struct doca_verbs_qp_attr *verbs_qp_a
 
 uint32_t doca_verbs_qp_attr_get_rq_psn(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_rq_psn, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "rq_psn") ? verbs_qp_attr->rq_psn : 0;
 }
 
 doca_error_t doca_verbs_qp_attr_set_sq_psn(struct doca_verbs_qp_attr *verbs_qp_attr, uint32_t sq_psn)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_sq_psn, (verbs_qp_attr, sq_psn));
 	if (!attr_ok(verbs_qp_attr, "sq_psn") || !in_range(sq_psn, QP_24BIT_MAX, "sq_psn"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->sq_psn = sq_psn;
@@ -144,11 +156,13 @@ doca_error_t doca_verbs_qp_attr_set_sq_psn(struct doca_verbs_qp_attr *verbs_qp_a
 
 uint32_t doca_verbs_qp_attr_get_sq_psn(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_sq_psn, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "sq_psn") ? verbs_qp_attr->sq_psn : 0;
 }
 
 doca_error_t doca_verbs_qp_attr_set_dest_qp_num(struct doca_verbs_qp_attr *verbs_qp_attr, uint32_t dest_qp_num)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_dest_qp_num, (verbs_qp_attr, dest_qp_num));
 	if (!attr_ok(verbs_qp_attr, "dest_qp_num") || !in_range(dest_qp_num, QP_24BIT_MAX, "dest_qp_num"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->dest_qp_num = dest_qp_num;
@@ -157,12 +171,14 @@ doca_error_t doca_verbs_qp_attr_set_dest_qp_num(struct doca_verbs_qp_attr *verbs
 
 uint32_t doca_verbs_qp_attr_get_dest_qp_num(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_dest_qp_num, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "dest_qp_num") ? verbs_qp_attr->dest_qp_num : 0;
 }
 
 doca_error_t doca_verbs_qp_attr_set_ah_attr(struct doca_verbs_qp_attr *verbs_qp_attr,
 					    struct doca_verbs_ah_attr *ah_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_ah_attr, (verbs_qp_attr, ah_attr));
 	if (!attr_ok(verbs_qp_attr, "ah_attr"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (ah_attr == NULL) {
@@ -175,11 +191,13 @@ doca_error_t doca_verbs_qp_attr_set_ah_attr(struct doca_verbs_qp_attr *verbs_qp_
 
 struct doca_verbs_ah_attr *doca_verbs_qp_attr_get_ah_attr(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_ah_attr, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "ah_attr") ? verbs_qp_attr->ah_attr : NULL;
 }
 
 doca_error_t doca_verbs_qp_attr_set_pkey_index(struct doca_verbs_qp_attr *verbs_qp_attr, uint16_t pkey_index)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_pkey_index, (verbs_qp_attr, pkey_index));
 	if (!attr_ok(verbs_qp_attr, "pkey_index"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->pkey_index = pkey_index;
@@ -188,11 +206,13 @@ doca_error_t doca_verbs_qp_attr_set_pkey_index(struct doca_verbs_qp_attr *verbs_
 
 uint16_t doca_verbs_qp_attr_get_pkey_index(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_pkey_index, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "pkey_index") ? verbs_qp_attr->pkey_index : 0;
 }
 
 doca_error_t doca_verbs_qp_attr_set_port_num(struct doca_verbs_qp_attr *verbs_qp_attr, uint16_t port_num)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_port_num, (verbs_qp_attr, port_num));
 	if (!attr_ok(verbs_qp_attr, "port_num"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (port_num == 0) {
@@ -205,6 +225,7 @@ doca_error_t doca_verbs_qp_attr_set_port_num(struct doca_verbs_qp_attr *verbs_qp
 
 uint16_t doca_verbs_qp_attr_get_port_num(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_port_num, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "port_num") ? verbs_qp_attr->port_num : 0;
 }
 
@@ -212,6 +233,7 @@ uint16_t doca_verbs_qp_attr_get_port_num(const struct doca_verbs_qp_attr *verbs_
 
 doca_error_t doca_verbs_qp_attr_set_allow_remote_write(struct doca_verbs_qp_attr *verbs_qp_attr, int allow_remote_write)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_allow_remote_write, (verbs_qp_attr, allow_remote_write));
 	if (!attr_ok(verbs_qp_attr, "allow_remote_write"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (allow_remote_write != 0 && allow_remote_write != 1) {
@@ -224,11 +246,13 @@ doca_error_t doca_verbs_qp_attr_set_allow_remote_write(struct doca_verbs_qp_attr
 
 int doca_verbs_qp_attr_get_allow_remote_write(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_allow_remote_write, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "allow_remote_write") ? verbs_qp_attr->allow_remote_write : 0;
 }
 
 doca_error_t doca_verbs_qp_attr_set_allow_remote_read(struct doca_verbs_qp_attr *verbs_qp_attr, int allow_remote_read)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_allow_remote_read, (verbs_qp_attr, allow_remote_read));
 	if (!attr_ok(verbs_qp_attr, "allow_remote_read"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (allow_remote_read != 0 && allow_remote_read != 1) {
@@ -241,6 +265,7 @@ doca_error_t doca_verbs_qp_attr_set_allow_remote_read(struct doca_verbs_qp_attr 
 
 int doca_verbs_qp_attr_get_allow_remote_read(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_allow_remote_read, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "allow_remote_read") ? verbs_qp_attr->allow_remote_read : 0;
 }
 
@@ -248,6 +273,7 @@ int doca_verbs_qp_attr_get_allow_remote_read(const struct doca_verbs_qp_attr *ve
 doca_error_t doca_verbs_qp_attr_set_allow_remote_atomic(struct doca_verbs_qp_attr *verbs_qp_attr,
 							enum doca_verbs_qp_atomic_type allow_remote_atomic)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_allow_remote_atomic, (verbs_qp_attr, allow_remote_atomic));
 	if (!attr_ok(verbs_qp_attr, "allow_remote_atomic"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (allow_remote_atomic != DOCA_VERBS_QP_ATOMIC_TYPE_NONE &&
@@ -263,6 +289,7 @@ doca_error_t doca_verbs_qp_attr_set_allow_remote_atomic(struct doca_verbs_qp_att
 
 enum doca_verbs_qp_atomic_type doca_verbs_qp_attr_get_allow_remote_atomic(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_allow_remote_atomic, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "allow_remote_atomic") ? (enum doca_verbs_qp_atomic_type)verbs_qp_attr->atomic_mode
 							      : DOCA_VERBS_QP_ATOMIC_TYPE_NONE;
 }
@@ -270,6 +297,7 @@ enum doca_verbs_qp_atomic_type doca_verbs_qp_attr_get_allow_remote_atomic(const 
 doca_error_t doca_verbs_qp_attr_set_atomic_mode(struct doca_verbs_qp_attr *verbs_qp_attr,
 						enum doca_verbs_qp_atomic_mode atomic_mode)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_atomic_mode, (verbs_qp_attr, atomic_mode));
 	if (!attr_ok(verbs_qp_attr, "atomic_mode"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if ((int)atomic_mode < (int)DOCA_VERBS_QP_ATOMIC_MODE_NONE ||
@@ -285,6 +313,7 @@ doca_error_t doca_verbs_qp_attr_set_atomic_mode(struct doca_verbs_qp_attr *verbs
 
 doca_error_t doca_verbs_qp_attr_set_ack_timeout(struct doca_verbs_qp_attr *verbs_qp_attr, uint16_t ack_timeout)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_ack_timeout, (verbs_qp_attr, ack_timeout));
 	if (!attr_ok(verbs_qp_attr, "ack_timeout") || !in_range(ack_timeout, QP_TIMER_MAX, "ack_timeout"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->ack_timeout = ack_timeout;
@@ -293,11 +322,13 @@ doca_error_t doca_verbs_qp_attr_set_ack_timeout(struct doca_verbs_qp_attr *verbs
 
 uint16_t doca_verbs_qp_attr_get_ack_timeout(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_ack_timeout, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "ack_timeout") ? verbs_qp_attr->ack_timeout : 0;
 }
 
 doca_error_t doca_verbs_qp_attr_set_retry_cnt(struct doca_verbs_qp_attr *verbs_qp_attr, uint16_t retry_cnt)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_retry_cnt, (verbs_qp_attr, retry_cnt));
 	if (!attr_ok(verbs_qp_attr, "retry_cnt") || !in_range(retry_cnt, QP_RETRY_MAX, "retry_cnt"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->retry_cnt = retry_cnt;
@@ -306,11 +337,13 @@ doca_error_t doca_verbs_qp_attr_set_retry_cnt(struct doca_verbs_qp_attr *verbs_q
 
 uint16_t doca_verbs_qp_attr_get_retry_cnt(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_retry_cnt, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "retry_cnt") ? verbs_qp_attr->retry_cnt : 0;
 }
 
 doca_error_t doca_verbs_qp_attr_set_rnr_retry(struct doca_verbs_qp_attr *verbs_qp_attr, uint16_t rnr_retry)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_rnr_retry, (verbs_qp_attr, rnr_retry));
 	if (!attr_ok(verbs_qp_attr, "rnr_retry") || !in_range(rnr_retry, QP_RETRY_MAX, "rnr_retry"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->rnr_retry = rnr_retry;
@@ -319,11 +352,13 @@ doca_error_t doca_verbs_qp_attr_set_rnr_retry(struct doca_verbs_qp_attr *verbs_q
 
 uint16_t doca_verbs_qp_attr_get_rnr_retry(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_rnr_retry, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "rnr_retry") ? verbs_qp_attr->rnr_retry : 0;
 }
 
 doca_error_t doca_verbs_qp_attr_set_min_rnr_timer(struct doca_verbs_qp_attr *verbs_qp_attr, uint16_t min_rnr_timer)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_min_rnr_timer, (verbs_qp_attr, min_rnr_timer));
 	if (!attr_ok(verbs_qp_attr, "min_rnr_timer") || !in_range(min_rnr_timer, QP_TIMER_MAX, "min_rnr_timer"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->min_rnr_timer = min_rnr_timer;
@@ -332,6 +367,7 @@ doca_error_t doca_verbs_qp_attr_set_min_rnr_timer(struct doca_verbs_qp_attr *ver
 
 uint16_t doca_verbs_qp_attr_get_min_rnr_timer(const struct doca_verbs_qp_attr *verbs_qp_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_get_min_rnr_timer, (verbs_qp_attr));
 	return attr_ok(verbs_qp_attr, "min_rnr_timer") ? verbs_qp_attr->min_rnr_timer : 0;
 }
 
@@ -343,6 +379,7 @@ static uint8_t rd_atomic_round(uint8_t v)
 
 doca_error_t doca_verbs_qp_attr_set_max_rd_atomic(struct doca_verbs_qp_attr *verbs_qp_attr, uint8_t max_rd_atomic)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_max_rd_atomic, (verbs_qp_attr, max_rd_atomic));
 	if (!attr_ok(verbs_qp_attr, "max_rd_atomic") || !in_range(max_rd_atomic, QP_RD_ATOMIC_MAX, "max_rd_atomic"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_attr->max_rd_atomic = rd_atomic_round(max_rd_atomic);
@@ -352,6 +389,7 @@ doca_error_t doca_verbs_qp_attr_set_max_rd_atomic(struct doca_verbs_qp_attr *ver
 doca_error_t doca_verbs_qp_attr_set_max_dest_rd_atomic(struct doca_verbs_qp_attr *verbs_qp_attr,
 						       uint8_t max_dest_rd_atomic)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_attr_set_max_dest_rd_atomic, (verbs_qp_attr, max_dest_rd_atomic));
 	if (!attr_ok(verbs_qp_attr, "max_dest_rd_atomic") ||
 	    !in_range(max_dest_rd_atomic, QP_RD_ATOMIC_MAX, "max_dest_rd_atomic"))
 		return DOCA_ERROR_INVALID_VALUE;

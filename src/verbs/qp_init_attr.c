@@ -7,6 +7,7 @@
 #include "verbs/verbs_priv.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@ void verbs_qp_init_attr_defaults(struct doca_verbs_qp_init_attr *a)
 
 doca_error_t doca_verbs_qp_init_attr_create(struct doca_verbs_qp_init_attr **verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_create, (verbs_qp_init_attr));
 	struct doca_verbs_qp_init_attr *a;
 
 	if (verbs_qp_init_attr == NULL) {
@@ -61,6 +63,7 @@ doca_error_t doca_verbs_qp_init_attr_create(struct doca_verbs_qp_init_attr **ver
 
 doca_error_t doca_verbs_qp_init_attr_destroy(struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_destroy, (verbs_qp_init_attr));
 	if (!attr_ok(verbs_qp_init_attr, "destroy"))
 		return DOCA_ERROR_INVALID_VALUE;
 	free(verbs_qp_init_attr);
@@ -72,6 +75,7 @@ doca_error_t doca_verbs_qp_init_attr_destroy(struct doca_verbs_qp_init_attr *ver
 doca_error_t doca_verbs_qp_init_attr_set_pd(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 					    struct doca_verbs_pd *pd)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_pd, (verbs_qp_init_attr, pd));
 	if (!attr_ok(verbs_qp_init_attr, "pd"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (pd == NULL) {
@@ -84,12 +88,14 @@ doca_error_t doca_verbs_qp_init_attr_set_pd(struct doca_verbs_qp_init_attr *verb
 
 struct doca_verbs_pd *doca_verbs_qp_init_attr_get_pd(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_pd, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "pd") ? verbs_qp_init_attr->pd : NULL;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_send_cq(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 						 struct doca_verbs_cq *send_cq)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_send_cq, (verbs_qp_init_attr, send_cq));
 	if (!attr_ok(verbs_qp_init_attr, "send_cq"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (send_cq == NULL) {
@@ -102,12 +108,14 @@ doca_error_t doca_verbs_qp_init_attr_set_send_cq(struct doca_verbs_qp_init_attr 
 
 struct doca_verbs_cq *doca_verbs_qp_init_attr_get_send_cq(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_send_cq, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "send_cq") ? verbs_qp_init_attr->send_cq : NULL;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_receive_cq(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 						    struct doca_verbs_cq *receive_cq)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_receive_cq, (verbs_qp_init_attr, receive_cq));
 	if (!attr_ok(verbs_qp_init_attr, "receive_cq"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (receive_cq == NULL) {
@@ -120,12 +128,14 @@ doca_error_t doca_verbs_qp_init_attr_set_receive_cq(struct doca_verbs_qp_init_at
 
 struct doca_verbs_cq *doca_verbs_qp_init_attr_get_receive_cq(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_receive_cq, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "receive_cq") ? verbs_qp_init_attr->receive_cq : NULL;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_srq(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 					     struct doca_verbs_srq *srq)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_srq, (verbs_qp_init_attr, srq));
 	if (!attr_ok(verbs_qp_init_attr, "srq"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (srq == NULL) {
@@ -138,12 +148,14 @@ doca_error_t doca_verbs_qp_init_attr_set_srq(struct doca_verbs_qp_init_attr *ver
 
 struct doca_verbs_srq *doca_verbs_qp_init_attr_get_srq(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_srq, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "srq") ? verbs_qp_init_attr->srq : NULL;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_qp_context(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 						    void *qp_context)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_qp_context, (verbs_qp_init_attr, qp_context));
 	if (!attr_ok(verbs_qp_init_attr, "qp_context"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_init_attr->qp_context = qp_context;
@@ -152,6 +164,7 @@ doca_error_t doca_verbs_qp_init_attr_set_qp_context(struct doca_verbs_qp_init_at
 
 void *doca_verbs_qp_init_attr_get_qp_context(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_qp_context, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "qp_context") ? verbs_qp_init_attr->qp_context : NULL;
 }
 
@@ -159,6 +172,7 @@ void *doca_verbs_qp_init_attr_get_qp_context(const struct doca_verbs_qp_init_att
 
 doca_error_t doca_verbs_qp_init_attr_set_sq_sig_all(struct doca_verbs_qp_init_attr *verbs_qp_init_attr, int sq_sig_all)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_sq_sig_all, (verbs_qp_init_attr, sq_sig_all));
 	if (!attr_ok(verbs_qp_init_attr, "sq_sig_all"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (sq_sig_all != 0 && sq_sig_all != 1) {
@@ -171,11 +185,13 @@ doca_error_t doca_verbs_qp_init_attr_set_sq_sig_all(struct doca_verbs_qp_init_at
 
 int doca_verbs_qp_init_attr_get_sq_sig_all(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_sq_sig_all, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "sq_sig_all") ? verbs_qp_init_attr->sq_sig_all : 0;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_sq_wr(struct doca_verbs_qp_init_attr *verbs_qp_init_attr, uint32_t sq_wr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_sq_wr, (verbs_qp_init_attr, sq_wr));
 	if (!attr_ok(verbs_qp_init_attr, "sq_wr"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_init_attr->sq_wr = sq_wr;
@@ -184,11 +200,13 @@ doca_error_t doca_verbs_qp_init_attr_set_sq_wr(struct doca_verbs_qp_init_attr *v
 
 uint32_t doca_verbs_qp_init_attr_get_sq_wr(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_sq_wr, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "sq_wr") ? verbs_qp_init_attr->sq_wr : 0;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_rq_wr(struct doca_verbs_qp_init_attr *verbs_qp_init_attr, uint32_t rq_wr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_rq_wr, (verbs_qp_init_attr, rq_wr));
 	if (!attr_ok(verbs_qp_init_attr, "rq_wr"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_init_attr->rq_wr = rq_wr;
@@ -197,12 +215,14 @@ doca_error_t doca_verbs_qp_init_attr_set_rq_wr(struct doca_verbs_qp_init_attr *v
 
 uint32_t doca_verbs_qp_init_attr_get_rq_wr(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_rq_wr, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "rq_wr") ? verbs_qp_init_attr->rq_wr : 0;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_send_max_sges(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 						       uint32_t send_max_sges)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_send_max_sges, (verbs_qp_init_attr, send_max_sges));
 	if (!attr_ok(verbs_qp_init_attr, "send_max_sges"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (send_max_sges == 0) {
@@ -215,12 +235,14 @@ doca_error_t doca_verbs_qp_init_attr_set_send_max_sges(struct doca_verbs_qp_init
 
 uint32_t doca_verbs_qp_init_attr_get_send_max_sges(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_send_max_sges, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "send_max_sges") ? verbs_qp_init_attr->send_max_sges : 0;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_receive_max_sges(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 							  uint32_t receive_max_sges)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_receive_max_sges, (verbs_qp_init_attr, receive_max_sges));
 	if (!attr_ok(verbs_qp_init_attr, "receive_max_sges"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (receive_max_sges == 0) {
@@ -233,12 +255,14 @@ doca_error_t doca_verbs_qp_init_attr_set_receive_max_sges(struct doca_verbs_qp_i
 
 uint32_t doca_verbs_qp_init_attr_get_receive_max_sges(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_receive_max_sges, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "receive_max_sges") ? verbs_qp_init_attr->receive_max_sges : 0;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_max_inline_data(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 							 uint32_t max_inline_data)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_max_inline_data, (verbs_qp_init_attr, max_inline_data));
 	if (!attr_ok(verbs_qp_init_attr, "max_inline_data"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_init_attr->max_inline_data = max_inline_data;
@@ -247,12 +271,14 @@ doca_error_t doca_verbs_qp_init_attr_set_max_inline_data(struct doca_verbs_qp_in
 
 uint32_t doca_verbs_qp_init_attr_get_max_inline_data(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_max_inline_data, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "max_inline_data") ? verbs_qp_init_attr->max_inline_data : 0;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_user_index(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 						    uint32_t user_index)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_user_index, (verbs_qp_init_attr, user_index));
 	if (!attr_ok(verbs_qp_init_attr, "user_index"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (user_index > QP_USER_INDEX_MAX) {
@@ -265,11 +291,13 @@ doca_error_t doca_verbs_qp_init_attr_set_user_index(struct doca_verbs_qp_init_at
 
 uint32_t doca_verbs_qp_init_attr_get_user_index(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_user_index, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "user_index") ? verbs_qp_init_attr->user_index : 0;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_qp_type(struct doca_verbs_qp_init_attr *verbs_qp_init_attr, uint32_t qp_type)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_qp_type, (verbs_qp_init_attr, qp_type));
 	if (!attr_ok(verbs_qp_init_attr, "qp_type"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (qp_type != DOCA_VERBS_QP_TYPE_RC && qp_type != DOCA_VERBS_QP_TYPE_UC) {
@@ -282,6 +310,7 @@ doca_error_t doca_verbs_qp_init_attr_set_qp_type(struct doca_verbs_qp_init_attr 
 
 uint32_t doca_verbs_qp_init_attr_get_qp_type(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_qp_type, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "qp_type") ? verbs_qp_init_attr->qp_type : 0;
 }
 
@@ -291,6 +320,7 @@ doca_error_t doca_verbs_qp_init_attr_set_external_umem(struct doca_verbs_qp_init
 						       struct doca_verbs_umem *external_umem,
 						       uint64_t external_umem_offset)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_external_umem, (verbs_qp_init_attr, external_umem, external_umem_offset));
 	if (!attr_ok(verbs_qp_init_attr, "external_umem"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (external_umem == NULL) {
@@ -311,6 +341,7 @@ doca_error_t doca_verbs_qp_init_attr_get_external_umem(const struct doca_verbs_q
 						       struct doca_verbs_umem **external_umem,
 						       uint64_t *external_umem_offset)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_external_umem, (verbs_qp_init_attr, external_umem, external_umem_offset));
 	if (!attr_ok(verbs_qp_init_attr, "external_umem"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (external_umem == NULL || external_umem_offset == NULL) {
@@ -326,6 +357,7 @@ doca_error_t doca_verbs_qp_init_attr_set_external_dbr_umem(struct doca_verbs_qp_
 							   struct doca_verbs_umem *external_dbr_umem,
 							   uint64_t external_dbr_umem_offset)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_external_dbr_umem, (verbs_qp_init_attr, external_dbr_umem, external_dbr_umem_offset));
 	if (!attr_ok(verbs_qp_init_attr, "external_dbr_umem"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (external_dbr_umem == NULL) {
@@ -351,6 +383,7 @@ doca_error_t doca_verbs_qp_init_attr_set_external_umem_dbr(struct doca_verbs_qp_
 							   struct doca_verbs_umem *external_umem_dbr,
 							   uint64_t external_umem_dbr_offset)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_external_umem_dbr, (verbs_qp_init_attr, external_umem_dbr, external_umem_dbr_offset));
 	return doca_verbs_qp_init_attr_set_external_dbr_umem(verbs_qp_init_attr, external_umem_dbr,
 							      external_umem_dbr_offset);
 }
@@ -358,6 +391,7 @@ doca_error_t doca_verbs_qp_init_attr_set_external_umem_dbr(struct doca_verbs_qp_
 doca_error_t doca_verbs_qp_init_attr_set_external_uar(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 						      struct doca_verbs_uar *external_uar)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_external_uar, (verbs_qp_init_attr, external_uar));
 	if (!attr_ok(verbs_qp_init_attr, "external_uar"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (external_uar == NULL) {
@@ -371,6 +405,7 @@ doca_error_t doca_verbs_qp_init_attr_set_external_uar(struct doca_verbs_qp_init_
 doca_error_t doca_verbs_qp_init_attr_get_external_uar(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 						      struct doca_verbs_uar **external_uar)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_external_uar, (verbs_qp_init_attr, external_uar));
 	if (!attr_ok(verbs_qp_init_attr, "external_uar"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (external_uar == NULL) {
@@ -386,6 +421,7 @@ doca_error_t doca_verbs_qp_init_attr_get_external_uar(const struct doca_verbs_qp
 doca_error_t doca_verbs_qp_init_attr_set_core_direct_master(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 							    uint8_t core_direct_master)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_core_direct_master, (verbs_qp_init_attr, core_direct_master));
 	if (!attr_ok(verbs_qp_init_attr, "core_direct_master"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (check_flag(core_direct_master, "core_direct_master") != DOCA_SUCCESS)
@@ -396,12 +432,14 @@ doca_error_t doca_verbs_qp_init_attr_set_core_direct_master(struct doca_verbs_qp
 
 uint8_t doca_verbs_qp_init_attr_get_core_direct_master(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_core_direct_master, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "core_direct_master") ? verbs_qp_init_attr->core_direct_master : 0;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_send_dbr_mode(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 						       enum doca_verbs_qp_send_dbr_mode send_dbr_mode)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_send_dbr_mode, (verbs_qp_init_attr, send_dbr_mode));
 	if (!attr_ok(verbs_qp_init_attr, "send_dbr_mode"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (send_dbr_mode != DOCA_VERBS_QP_SEND_DBR_MODE_DBR_VALID &&
@@ -417,6 +455,7 @@ doca_error_t doca_verbs_qp_init_attr_set_send_dbr_mode(struct doca_verbs_qp_init
 enum doca_verbs_qp_send_dbr_mode doca_verbs_qp_init_attr_get_send_dbr_mode(
 	const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_send_dbr_mode, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "send_dbr_mode") ? verbs_qp_init_attr->send_dbr_mode
 							     : DOCA_VERBS_QP_SEND_DBR_MODE_DBR_VALID;
 }
@@ -424,6 +463,7 @@ enum doca_verbs_qp_send_dbr_mode doca_verbs_qp_init_attr_get_send_dbr_mode(
 doca_error_t doca_verbs_qp_init_attr_set_emulate_no_dbr_ext(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 							    bool emulate_no_dbr_ext)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_emulate_no_dbr_ext, (verbs_qp_init_attr, emulate_no_dbr_ext));
 	if (!attr_ok(verbs_qp_init_attr, "emulate_no_dbr_ext"))
 		return DOCA_ERROR_INVALID_VALUE;
 	verbs_qp_init_attr->emulate_no_dbr_ext = emulate_no_dbr_ext;
@@ -432,12 +472,14 @@ doca_error_t doca_verbs_qp_init_attr_set_emulate_no_dbr_ext(struct doca_verbs_qp
 
 bool doca_verbs_qp_init_attr_get_emulate_no_dbr_ext(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_emulate_no_dbr_ext, (verbs_qp_init_attr));
 	return attr_ok(verbs_qp_init_attr, "emulate_no_dbr_ext") ? verbs_qp_init_attr->emulate_no_dbr_ext : false;
 }
 
 doca_error_t doca_verbs_qp_init_attr_set_ordering_semantic(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 							   enum doca_verbs_qp_ordering_semantic ordering_semantic)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_ordering_semantic, (verbs_qp_init_attr, ordering_semantic));
 	if (!attr_ok(verbs_qp_init_attr, "ordering_semantic"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (ordering_semantic != DOCA_VERBS_QP_ORDERING_SEMANTIC_IBTA &&
@@ -454,6 +496,7 @@ doca_error_t doca_verbs_qp_init_attr_set_ordering_semantic(struct doca_verbs_qp_
 doca_error_t doca_verbs_qp_init_attr_get_ordering_semantic(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 							   enum doca_verbs_qp_ordering_semantic *ordering_semantic)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_get_ordering_semantic, (verbs_qp_init_attr, ordering_semantic));
 	if (!attr_ok(verbs_qp_init_attr, "ordering_semantic"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (ordering_semantic == NULL) {
@@ -467,6 +510,7 @@ doca_error_t doca_verbs_qp_init_attr_get_ordering_semantic(const struct doca_ver
 doca_error_t doca_verbs_qp_init_attr_set_external_datapath_en(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 							      uint8_t external_datapath_en)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_set_external_datapath_en, (verbs_qp_init_attr, external_datapath_en));
 	if (!attr_ok(verbs_qp_init_attr, "external_datapath"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (check_flag(external_datapath_en, "external_datapath") != DOCA_SUCCESS)

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_qp.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -296,6 +297,7 @@ static void reset_tracking(struct doca_verbs_qp *qp)
 
 doca_error_t doca_verbs_qp_modify(struct doca_verbs_qp *verbs_qp, struct doca_verbs_qp_attr *verbs_qp_attr, int attr_mask)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_modify, (verbs_qp, verbs_qp_attr, attr_mask));
 	struct doca_verbs_qp *qp = verbs_qp;
 	const struct transition *t = NULL;
 	struct prm_modify_qp_params p;

@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "prm/prm_qp.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <stdio.h>
@@ -53,6 +54,7 @@ static void ah_from_path(const struct doca_verbs_qp *qp, const struct prm_ads_pa
 doca_error_t doca_verbs_qp_query(struct doca_verbs_qp *verbs_qp, struct doca_verbs_qp_attr *verbs_qp_attr,
 				 struct doca_verbs_qp_init_attr *verbs_qp_init_attr, int *attr_mask)
 {
+	OGDA_SDK_FORWARD(doca_verbs_qp_query, (verbs_qp, verbs_qp_attr, verbs_qp_init_attr, attr_mask));
 	struct doca_verbs_qp *qp = verbs_qp;
 	struct doca_verbs_qp_attr *a = verbs_qp_attr;
 	uint8_t in[PRM_QP_CMD_SHORT_SIZE];

@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "prm/prm_rmp.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,7 @@ static void srq_free(struct doca_verbs_srq *srq)
 doca_error_t doca_verbs_srq_create(struct doca_verbs_context *verbs_context,
 				   struct doca_verbs_srq_init_attr *verbs_srq_init_attr, struct doca_verbs_srq **verbs_srq)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_create, (verbs_context, verbs_srq_init_attr, verbs_srq));
 	struct doca_verbs_context *ctx = verbs_context;
 	struct doca_verbs_srq *srq;
 	uint32_t log, wqe_bytes;
@@ -132,6 +134,7 @@ doca_error_t doca_verbs_srq_create(struct doca_verbs_context *verbs_context,
 
 doca_error_t doca_verbs_srq_destroy(struct doca_verbs_srq *verbs_srq)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_destroy, (verbs_srq));
 	struct doca_verbs_srq *srq = verbs_srq;
 	struct doca_verbs_context *ctx;
 	unsigned int users, unacked;
@@ -168,6 +171,7 @@ doca_error_t doca_verbs_srq_destroy(struct doca_verbs_srq *verbs_srq)
 
 doca_error_t doca_verbs_srq_query(struct doca_verbs_srq *verbs_srq, struct doca_verbs_srq_init_attr *verbs_srq_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_query, (verbs_srq, verbs_srq_init_attr));
 	uint8_t in[PRM_RMP_SMALL_CMD_SIZE];
 	uint8_t *out;
 	struct prm_rmpc_params r;
@@ -200,6 +204,7 @@ doca_error_t doca_verbs_srq_query(struct doca_verbs_srq *verbs_srq, struct doca_
 
 doca_error_t doca_verbs_srq_get_srqn(const struct doca_verbs_srq *verbs_srq, uint32_t *srqn)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_get_srqn, (verbs_srq, srqn));
 	if (verbs_srq == NULL || srqn == NULL) {
 		OGDA_LOG_ERR("verbs_srq and srqn must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -211,6 +216,7 @@ doca_error_t doca_verbs_srq_get_srqn(const struct doca_verbs_srq *verbs_srq, uin
 doca_error_t doca_verbs_srq_get_wq(const struct doca_verbs_srq *verbs_srq, void **srq_buf, uint32_t *srq_num_entries,
 				   uint32_t *rwqe_size_bytes)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_get_wq, (verbs_srq, srq_buf, srq_num_entries, rwqe_size_bytes));
 	if (verbs_srq == NULL || srq_buf == NULL || srq_num_entries == NULL || rwqe_size_bytes == NULL) {
 		OGDA_LOG_ERR("verbs_srq, srq_buf, srq_num_entries and rwqe_size_bytes must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -223,6 +229,7 @@ doca_error_t doca_verbs_srq_get_wq(const struct doca_verbs_srq *verbs_srq, void 
 
 doca_error_t doca_verbs_srq_get_dbr_addr(const struct doca_verbs_srq *verbs_srq, void **dbr_addr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_get_dbr_addr, (verbs_srq, dbr_addr));
 	if (verbs_srq == NULL || dbr_addr == NULL) {
 		OGDA_LOG_ERR("verbs_srq and dbr_addr must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;

@@ -6,6 +6,7 @@
 #include "verbs/verbs_priv.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -18,6 +19,7 @@ static bool attr_ok(const struct doca_verbs_srq_init_attr *a, const char *what)
 
 doca_error_t doca_verbs_srq_init_attr_create(struct doca_verbs_srq_init_attr **verbs_srq_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_create, (verbs_srq_init_attr));
 	struct doca_verbs_srq_init_attr *a;
 
 	if (verbs_srq_init_attr == NULL) {
@@ -37,6 +39,7 @@ doca_error_t doca_verbs_srq_init_attr_create(struct doca_verbs_srq_init_attr **v
 
 doca_error_t doca_verbs_srq_init_attr_destroy(struct doca_verbs_srq_init_attr *verbs_srq_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_destroy, (verbs_srq_init_attr));
 	if (!attr_ok(verbs_srq_init_attr, "destroy"))
 		return DOCA_ERROR_INVALID_VALUE;
 	free(verbs_srq_init_attr);
@@ -45,6 +48,7 @@ doca_error_t doca_verbs_srq_init_attr_destroy(struct doca_verbs_srq_init_attr *v
 
 doca_error_t doca_verbs_srq_init_attr_set_srq_wr(struct doca_verbs_srq_init_attr *verbs_srq_init_attr, uint32_t srq_wr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_set_srq_wr, (verbs_srq_init_attr, srq_wr));
 	if (!attr_ok(verbs_srq_init_attr, "srq_wr"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (srq_wr == 0) {
@@ -57,12 +61,14 @@ doca_error_t doca_verbs_srq_init_attr_set_srq_wr(struct doca_verbs_srq_init_attr
 
 uint32_t doca_verbs_srq_init_attr_get_srq_wr(const struct doca_verbs_srq_init_attr *verbs_srq_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_get_srq_wr, (verbs_srq_init_attr));
 	return attr_ok(verbs_srq_init_attr, "srq_wr") ? verbs_srq_init_attr->srq_wr : 0;
 }
 
 doca_error_t doca_verbs_srq_init_attr_set_receive_max_sges(struct doca_verbs_srq_init_attr *verbs_srq_init_attr,
 							   uint32_t receive_max_sges)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_set_receive_max_sges, (verbs_srq_init_attr, receive_max_sges));
 	if (!attr_ok(verbs_srq_init_attr, "receive_max_sges"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (receive_max_sges == 0) {
@@ -75,12 +81,14 @@ doca_error_t doca_verbs_srq_init_attr_set_receive_max_sges(struct doca_verbs_srq
 
 uint32_t doca_verbs_srq_init_attr_get_receive_max_sges(const struct doca_verbs_srq_init_attr *verbs_srq_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_get_receive_max_sges, (verbs_srq_init_attr));
 	return attr_ok(verbs_srq_init_attr, "receive_max_sges") ? verbs_srq_init_attr->receive_max_sges : 0;
 }
 
 doca_error_t doca_verbs_srq_init_attr_set_type(struct doca_verbs_srq_init_attr *verbs_srq_init_attr,
 					       enum doca_verbs_srq_type srq_type)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_set_type, (verbs_srq_init_attr, srq_type));
 	if (!attr_ok(verbs_srq_init_attr, "type"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (srq_type != DOCA_VERBS_SRQ_TYPE_LINKED_LIST && srq_type != DOCA_VERBS_SRQ_TYPE_CONTIGUOUS) {
@@ -93,12 +101,14 @@ doca_error_t doca_verbs_srq_init_attr_set_type(struct doca_verbs_srq_init_attr *
 
 enum doca_verbs_srq_type doca_verbs_srq_init_attr_get_type(const struct doca_verbs_srq_init_attr *verbs_srq_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_get_type, (verbs_srq_init_attr));
 	return attr_ok(verbs_srq_init_attr, "type") ? verbs_srq_init_attr->type : DOCA_VERBS_SRQ_TYPE_LINKED_LIST;
 }
 
 doca_error_t doca_verbs_srq_init_attr_set_pd(struct doca_verbs_srq_init_attr *verbs_srq_init_attr,
 					     struct doca_verbs_pd *pd)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_set_pd, (verbs_srq_init_attr, pd));
 	if (!attr_ok(verbs_srq_init_attr, "pd"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (pd == NULL) {
@@ -111,12 +121,14 @@ doca_error_t doca_verbs_srq_init_attr_set_pd(struct doca_verbs_srq_init_attr *ve
 
 struct doca_verbs_pd *doca_verbs_srq_init_attr_get_pd(const struct doca_verbs_srq_init_attr *verbs_srq_init_attr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_get_pd, (verbs_srq_init_attr));
 	return attr_ok(verbs_srq_init_attr, "pd") ? verbs_srq_init_attr->pd : NULL;
 }
 
 doca_error_t doca_verbs_srq_init_attr_set_external_umem(struct doca_verbs_srq_init_attr *verbs_srq_init_attr,
 							struct doca_verbs_umem *external_umem, uint64_t external_umem_offset)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_set_external_umem, (verbs_srq_init_attr, external_umem, external_umem_offset));
 	if (!attr_ok(verbs_srq_init_attr, "external_umem"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (external_umem == NULL) {
@@ -137,6 +149,7 @@ doca_error_t doca_verbs_srq_init_attr_get_external_umem(const struct doca_verbs_
 							struct doca_verbs_umem **external_umem,
 							uint64_t *external_umem_offset)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_get_external_umem, (verbs_srq_init_attr, external_umem, external_umem_offset));
 	if (!attr_ok(verbs_srq_init_attr, "external_umem"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (external_umem == NULL || external_umem_offset == NULL) {
@@ -151,6 +164,7 @@ doca_error_t doca_verbs_srq_init_attr_get_external_umem(const struct doca_verbs_
 doca_error_t doca_verbs_srq_init_attr_set_external_datapath_en(struct doca_verbs_srq_init_attr *verbs_srq_init_attr,
 							       uint8_t external_datapath_en)
 {
+	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_set_external_datapath_en, (verbs_srq_init_attr, external_datapath_en));
 	if (!attr_ok(verbs_srq_init_attr, "external_datapath"))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (external_datapath_en > 1) {

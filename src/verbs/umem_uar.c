@@ -4,6 +4,7 @@
 
 #include "core/log.h"
 #include "opengda_mlx5.h"
+#include "sdk/sdk_forward.h"
 
 #include <infiniband/verbs.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@ doca_error_t doca_verbs_umem_create(struct doca_verbs_context *verbs_context, vo
 				    uint32_t access_flags, int dmabuf_fd, size_t dmabuf_offset,
 				    struct doca_verbs_umem **umem)
 {
+	OGDA_SDK_FORWARD(doca_verbs_umem_create, (verbs_context, address, size, access_flags, dmabuf_fd, dmabuf_offset, umem));
 	struct doca_verbs_umem *u;
 	int fd = dmabuf_fd == (int)DOCA_VERBS_DMABUF_INVALID_FD ? -1 : dmabuf_fd;
 	doca_error_t err;
@@ -60,6 +62,7 @@ doca_error_t doca_verbs_umem_create(struct doca_verbs_context *verbs_context, vo
 
 doca_error_t doca_verbs_umem_destroy(struct doca_verbs_umem *umem)
 {
+	OGDA_SDK_FORWARD(doca_verbs_umem_destroy, (umem));
 	unsigned int users;
 	doca_error_t err;
 
@@ -86,6 +89,7 @@ doca_error_t doca_verbs_umem_destroy(struct doca_verbs_umem *umem)
 
 doca_error_t doca_verbs_umem_get_id(const struct doca_verbs_umem *umem, uint32_t *umem_id)
 {
+	OGDA_SDK_FORWARD(doca_verbs_umem_get_id, (umem, umem_id));
 	if (umem == NULL || umem_id == NULL) {
 		OGDA_LOG_ERR("umem and umem_id must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -96,6 +100,7 @@ doca_error_t doca_verbs_umem_get_id(const struct doca_verbs_umem *umem, uint32_t
 
 doca_error_t doca_verbs_umem_get_size(const struct doca_verbs_umem *umem, size_t *umem_size)
 {
+	OGDA_SDK_FORWARD(doca_verbs_umem_get_size, (umem, umem_size));
 	if (umem == NULL || umem_size == NULL) {
 		OGDA_LOG_ERR("umem and umem_size must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -106,6 +111,7 @@ doca_error_t doca_verbs_umem_get_size(const struct doca_verbs_umem *umem, size_t
 
 doca_error_t doca_verbs_umem_get_address(const struct doca_verbs_umem *umem, void **umem_address)
 {
+	OGDA_SDK_FORWARD(doca_verbs_umem_get_address, (umem, umem_address));
 	if (umem == NULL || umem_address == NULL) {
 		OGDA_LOG_ERR("umem and umem_address must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -119,6 +125,7 @@ doca_error_t doca_verbs_umem_get_address(const struct doca_verbs_umem *umem, voi
 doca_error_t doca_verbs_uar_create(struct doca_verbs_context *verbs_context,
 				   enum doca_verbs_uar_allocation_type allocation_type, struct doca_verbs_uar **uar)
 {
+	OGDA_SDK_FORWARD(doca_verbs_uar_create, (verbs_context, allocation_type, uar));
 	struct doca_verbs_uar *u;
 	enum ogda_devx_uar_type type;
 	doca_error_t err;
@@ -165,6 +172,7 @@ doca_error_t doca_verbs_uar_create(struct doca_verbs_context *verbs_context,
 
 doca_error_t doca_verbs_uar_destroy(struct doca_verbs_uar *uar)
 {
+	OGDA_SDK_FORWARD(doca_verbs_uar_destroy, (uar));
 	unsigned int users;
 	doca_error_t err;
 
@@ -191,6 +199,7 @@ doca_error_t doca_verbs_uar_destroy(struct doca_verbs_uar *uar)
 
 doca_error_t doca_verbs_uar_id_get(const struct doca_verbs_uar *uar, uint32_t *uar_id)
 {
+	OGDA_SDK_FORWARD(doca_verbs_uar_id_get, (uar, uar_id));
 	if (uar == NULL || uar_id == NULL) {
 		OGDA_LOG_ERR("uar and uar_id must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -201,6 +210,7 @@ doca_error_t doca_verbs_uar_id_get(const struct doca_verbs_uar *uar, uint32_t *u
 
 doca_error_t doca_verbs_uar_reg_addr_get(const struct doca_verbs_uar *uar, void **reg_addr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_uar_reg_addr_get, (uar, reg_addr));
 	if (uar == NULL || reg_addr == NULL) {
 		OGDA_LOG_ERR("uar and reg_addr must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
@@ -211,6 +221,7 @@ doca_error_t doca_verbs_uar_reg_addr_get(const struct doca_verbs_uar *uar, void 
 
 doca_error_t doca_verbs_uar_dbr_less_addr_get(const struct doca_verbs_uar *uar, void **dbr_less_addr)
 {
+	OGDA_SDK_FORWARD(doca_verbs_uar_dbr_less_addr_get, (uar, dbr_less_addr));
 	if (uar == NULL || dbr_less_addr == NULL) {
 		OGDA_LOG_ERR("uar and dbr_less_addr must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
