@@ -4,8 +4,9 @@
 // in bench/gpu_post_bench.cu. Used to decide which fences and round trips the posting path can
 // afford; the figures are recorded with the post-rate results in bench/results/.
 //
-// The second part times the phases of one shared-QP post (reserve, write, publish, ring) as the
-// library runs them, with clock64() in the posting thread, for one thread and for a warp.
+// The second part times the phases of one shared-QP post (reserve, write, publish and ring) as
+// the library runs them, with clock64() in the posting thread, for one thread and for a warp, and
+// the primitives of the uncontended single-thread path one by one.
 //
 // Build (GPU machine): nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude bench/gpu_fence_costs.cu -o gpu_fence_costs
 #include "doca_gpunetio_device.h"
@@ -174,12 +175,10 @@ __global__ void k_phases(doca_gpu_dev_verbs_qp *qp, int n, unsigned long long *c
 		if (WARP)
 			__syncwarp();
 		t2 = clock64();
-		int moved = 0;
 		if (lane == 0)
-			moved = ogda_dev_sq_mark_ready(qp, base, base + cnt - 1, OGDA_DEV_SHARE_GPU);
+			ogda_dev_sq_post_shared(qp, base, base + cnt - 1, OGDA_DEV_SHARE_GPU,
+						DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB);
 		t3 = clock64();
-		if (lane == 0 && moved)
-			ogda_dev_sq_submit(qp, base + cnt, OGDA_DEV_SHARE_GPU, DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB);
 		if (WARP)
 			__syncwarp();
 		t4 = clock64();
@@ -193,49 +192,39 @@ __global__ void k_phases(doca_gpu_dev_verbs_qp *qp, int n, unsigned long long *c
 			cyc[k] = acc[k];
 }
 
-// The single-thread shared post taken apart, primitive by primitive, in the library's order.
+// The single-thread shared post taken apart, primitive by primitive, in the order of the
+// library's uncontended path (ogda_dev_sq_post_shared: lock first, publish, ring, let go).
 __global__ void k_steps(doca_gpu_dev_verbs_qp *qp, int n, unsigned long long *cyc)
 {
-	unsigned long long acc[12] = {0};
+	unsigned long long acc[8] = {0};
 	uint64_t sink = 0;
 	doca_gpu_dev_verbs_addr ra = {0x1000, 0x11}, la = {0x2000, 0x22};
 
 	for (int i = 0; i < n; i++) {
-		long long t[13];
+		long long t[9];
 		t[0] = clock64();
 		uint64_t base = ogda_dev_atomic_add_u64(&qp->sq_rsvd_index, 1, OGDA_DEV_SHARE_GPU);
 		sink += base;
 		t[1] = clock64();
 		ogda_dev_prep_xfer(qp, base, OPENGDA_MLX5_OPCODE_RDMA_WRITE, ra, la, 64);
 		t[2] = clock64();
-		uint64_t seen = ogda_dev_atomic_cas_u64(&qp->sq_ready_index, base, base + 1, OGDA_DEV_SHARE_GPU);
-		sink += seen;
-		t[3] = clock64();
-		ogda_dev_fence_handoff(OGDA_DEV_SHARE_GPU);
-		t[4] = clock64();
-		uint64_t r = ogda_dev_load_acquire_u64(&qp->sq_ready_index, OGDA_DEV_SHARE_GPU);
-		sink += r;
-		t[5] = clock64();
-		sink += ogda_dev_sq_scan_ready(qp, r, OGDA_DEV_SHARE_GPU);
-		t[6] = clock64();
 		sink += ogda_dev_atomic_or_acquire_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, OGDA_DEV_SHARE_GPU);
-		t[7] = clock64();
-		uint64_t ready = ogda_dev_load_relaxed_u64(&qp->sq_ready_index);
+		t[3] = clock64();
+		sink += ogda_dev_atomic_cas_relaxed_u64(&qp->sq_ready_index, base, base + 1, OGDA_DEV_SHARE_GPU);
+		t[4] = clock64();
 		uint64_t prev = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi);
-		ogda_dev_fence_acquire_scope(OGDA_DEV_SHARE_GPU);
-		sink += ready + prev;
-		t[8] = clock64();
-		ogda_dev_sq_ring_db_dbr(qp, ready);
-		t[9] = clock64();
-		ogda_dev_store_relaxed_u64(&qp->sq_wqe_pi, ready);
-		t[10] = clock64();
+		sink += prev;
+		t[5] = clock64();
+		ogda_dev_sq_ring_db_dbr(qp, base + 1);
+		t[6] = clock64();
+		ogda_dev_store_relaxed_u64(&qp->sq_wqe_pi, base + 1);
+		t[7] = clock64();
 		sink += ogda_dev_atomic_cas_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, 0, OGDA_DEV_SHARE_GPU);
-		t[11] = clock64();
-		t[12] = clock64();
-		for (int k = 0; k < 12; k++)
+		t[8] = clock64();
+		for (int k = 0; k < 8; k++)
 			acc[k] += t[k + 1] - t[k];
 	}
-	for (int k = 0; k < 12; k++)
+	for (int k = 0; k < 8; k++)
 		cyc[k] = acc[k];
 	if (sink == 1)
 		cyc[12] = sink;
@@ -245,13 +234,13 @@ static void steps(doca_gpu_dev_verbs_qp *dev, unsigned long long *cyc, int khz)
 {
 	const int n = 2048;
 	unsigned long long out[13];
-	const char *st[] = {"atomicAdd reserve", "WQE stores", "CAS acq_rel ready", "fence.sc (handoff)",
-			    "ld.acquire ready", "scan (8 slot loads)", "lock (fetch-or acquire)", "ld ready+pi, fence.acquire",
-			    "fence.release.gpu+DBR+doorbell", "st pi", "unlock (CAS release)", "-"};
+	const char *st[] = {"atomicAdd reserve",	 "WQE stores",	 "lock (fetch-or acquire)",
+			    "publish (relaxed CAS)",	 "ld sq_wqe_pi", "fence.release.gpu+DBR+doorbell",
+			    "st sq_wqe_pi",		 "let go (CAS release)"};
 	k_steps<<<1, 1>>>(dev, n, cyc);
 	CK(cudaDeviceSynchronize());
 	CK(cudaMemcpy(out, cyc, sizeof(out), cudaMemcpyDeviceToHost));
-	for (int k = 0; k < 12; k++)
+	for (int k = 0; k < 8; k++)
 		printf("step %-34s %8.1f ns\n", st[k], out[k] / (double)n / (khz / 1e6));
 }
 
@@ -289,7 +278,7 @@ static void phases(bool warp)
 		k_phases<false><<<1, 1>>>(dev, n, cyc);
 	CK(cudaDeviceSynchronize());
 	CK(cudaMemcpy(out, cyc, sizeof(out), cudaMemcpyDeviceToHost));
-	const char *ph[] = {"reserve", "write WQE", "publish (mark_ready)", "ring (submit)"};
+	const char *ph[] = {"reserve", "write WQE", "publish + ring", "group leaves"};
 	for (int k = 0; k < 4; k++)
 		printf("%s post, %-22s %8.1f ns\n", warp ? "warp  " : "thread", ph[k], out[k] / (double)n / (khz / 1e6));
 	if (!warp) {
