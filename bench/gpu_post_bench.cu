@@ -139,17 +139,17 @@ __global__ void k_put_excl(doca_gpu_dev_verbs_qp *qps, int iters)
 			&qps[blockIdx.x], addr_of(0x10000000ull, 0x11), addr_of(0x20000000ull, 0x22), 64, &t, kCodeOpt);
 }
 
-// All threads of each block post into the block's own QP (CTA sharing).
-__global__ void k_put_cta(doca_gpu_dev_verbs_qp *qps, int iters)
+// All threads of each block post into the block's own QP (CTA sharing), at scope E.
+template <enum doca_gpu_dev_verbs_exec_scope E>
+__global__ void k_put_own(doca_gpu_dev_verbs_qp *qps, int iters)
 {
 	doca_gpu_dev_verbs_ticket_t t;
 	uint64_t off = (uint64_t)threadIdx.x * 64;
 
 	for (int i = 0; i < iters; i++)
-		doca_gpu_dev_verbs_put<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_CTA,
-				       DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB, DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD>(
-			&qps[blockIdx.x], addr_of(0x10000000ull + off, 0x11), addr_of(0x20000000ull + off, 0x22), 64, &t,
-			kCodeOpt);
+		doca_gpu_dev_verbs_put<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_CTA, DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB,
+				       E>(&qps[blockIdx.x], addr_of(0x10000000ull + off, 0x11),
+					  addr_of(0x20000000ull + off, 0x22), 64, &t, kCodeOpt);
 }
 
 // Low level, one thread, exclusive: `batch` prepare_write per submit.
@@ -215,19 +215,6 @@ __global__ void k_floor(doca_gpu_dev_verbs_qp *qps, int iters)
 		floor_post(qp, pi);
 	// The indices the completeness check reads.
 	qp->sq_rsvd_index = qp->sq_ready_index = qp->sq_wqe_pi = pi;
-}
-
-// Block scope into the block's own QP: the whole block posts one range per call.
-__global__ void k_put_block_own(doca_gpu_dev_verbs_qp *qps, int iters)
-{
-	doca_gpu_dev_verbs_ticket_t t;
-	uint64_t off = (uint64_t)threadIdx.x * 64;
-
-	for (int i = 0; i < iters; i++)
-		doca_gpu_dev_verbs_put<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_CTA,
-				       DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB, DOCA_GPUNETIO_VERBS_EXEC_SCOPE_BLOCK>(
-			&qps[blockIdx.x], addr_of(0x10000000ull + off, 0x11), addr_of(0x20000000ull + off, 0x22), 64, &t,
-			kCodeOpt);
 }
 
 // Single-operation kernels for the static instruction counts (cuobjdump -sass -fun <name>).
@@ -456,11 +443,11 @@ int main(int argc, char **argv)
 		int it = iters_for(1, r.threads);
 		double wqes = (double)r.blocks * r.threads * it;
 		report("put, thread scope, CTA-shared QP per block", r.blocks, r.threads, wqes,
-		       best_of_three_ms(reset_many, [&] { k_put_cta<<<r.blocks, r.threads>>>(many_dev, it); }),
+		       best_of_three_ms(reset_many, [&] { k_put_own<DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD><<<r.blocks, r.threads>>>(many_dev, it); }),
 		       floor_rate, 0, 0);
 		check_many(r.blocks, (uint64_t)r.threads * it);
 		report("put, block scope, CTA QP per block", r.blocks, r.threads, wqes,
-		       best_of_three_ms(reset_many, [&] { k_put_block_own<<<r.blocks, r.threads>>>(many_dev, it); }),
+		       best_of_three_ms(reset_many, [&] { k_put_own<DOCA_GPUNETIO_VERBS_EXEC_SCOPE_BLOCK><<<r.blocks, r.threads>>>(many_dev, it); }),
 		       floor_rate, 0, 0);
 		check_many(r.blocks, (uint64_t)r.threads * it);
 	}
