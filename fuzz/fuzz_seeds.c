@@ -24,11 +24,14 @@
 #include "sample_oob.h"
 #include "swnic/swnic_ctl.h"
 #include "swnic/swnic_fabric_frame.h"
+#include "swnic/swnic_qpn_alloc.h"
 
 /* Where fuzz_swnic_cmd's pre-made objects live and its first CQ / QP / RMP land. */
 #define ARENA_CQ0 0x0000u
 #define ARENA_CQ1 0x1000u
 #define ARENA_QP 0x2000u
+/* fuzz_swnic_cmd restarts a counting random source per input: its first QP gets the lowest QPN. */
+#define FUZZ_FIRST_QPN SWNIC_QPN_MIN
 #define ARENA_RMP 0x4000u
 #define ARENA_DBR 0x8000u
 
@@ -195,14 +198,14 @@ static void cmd_seeds(void)
 	qp.wq_umem_offset = ARENA_QP;
 	prm_create_qp_in_build(&qp, in, sizeof(in));
 	program_add(&p, in, sizeof(in), PRM_QP_CMD_SHORT_SIZE);
-	add_transition(&p, PRM_CMD_RST2INIT_QP, SWNIC_QP_BASE);
-	add_transition(&p, PRM_CMD_INIT2RTR_QP, SWNIC_QP_BASE);
-	add_transition(&p, PRM_CMD_RTR2RTS_QP, SWNIC_QP_BASE);
-	prm_query_qp_in_build(0, SWNIC_QP_BASE, in, PRM_QP_CMD_SHORT_SIZE);
+	add_transition(&p, PRM_CMD_RST2INIT_QP, FUZZ_FIRST_QPN);
+	add_transition(&p, PRM_CMD_INIT2RTR_QP, FUZZ_FIRST_QPN);
+	add_transition(&p, PRM_CMD_RTR2RTS_QP, FUZZ_FIRST_QPN);
+	prm_query_qp_in_build(0, FUZZ_FIRST_QPN, in, PRM_QP_CMD_SHORT_SIZE);
 	program_add(&p, in, PRM_QP_CMD_SHORT_SIZE, PRM_QP_CMD_WITH_QPC_SIZE);
 	write_seed("fuzz_swnic_cmd", "qp-to-rts", p.bytes, p.len);
-	add_transition(&p, PRM_CMD_2ERR_QP, SWNIC_QP_BASE);
-	prm_destroy_qp_in_build(0, SWNIC_QP_BASE, in, PRM_QP_CMD_SHORT_SIZE);
+	add_transition(&p, PRM_CMD_2ERR_QP, FUZZ_FIRST_QPN);
+	prm_destroy_qp_in_build(0, FUZZ_FIRST_QPN, in, PRM_QP_CMD_SHORT_SIZE);
 	program_add(&p, in, PRM_QP_CMD_SHORT_SIZE, PRM_QP_CMD_SHORT_SIZE);
 	prm_query_cq_in_build(0, SWNIC_CQ_BASE, in, PRM_CQ_SMALL_CMD_SIZE);
 	program_add(&p, in, PRM_CQ_SMALL_CMD_SIZE, PRM_QUERY_CQ_OUT_SIZE);
@@ -239,7 +242,27 @@ static void cmd_seeds(void)
 	write_seed("fuzz_swnic_cmd", "rmp", p.bytes, p.len);
 }
 
-/* ---- fuzz_fabric_frame: one request of each shape and a READ response ---- */
+/* ---- fuzz_fabric_frame: one request of each shape, a READ response, the handshake ---- */
+
+/* The connection handshake: a hello with and without a secret, and an auth frame. */
+static void handshake_seeds(void)
+{
+	uint8_t hello[SWNIC_FRAME_HELLO_HDR_LEN], auth[SWNIC_FRAME_AUTH_HDR_LEN];
+	struct swnic_frame_hello h;
+	uint8_t mac[SWNIC_FRAME_MAC_LEN];
+
+	memset(&h, 0, sizeof(h));
+	memset(h.nonce, 0x5a, sizeof(h.nonce));
+	swnic_frame_encode_hello(&h, hello);
+	write_seed("fuzz_fabric_frame", "hello", hello, sizeof(hello));
+	h.secret = true;
+	memset(h.mac, 0xa5, sizeof(h.mac));
+	swnic_frame_encode_hello(&h, hello);
+	write_seed("fuzz_fabric_frame", "hello-secret", hello, sizeof(hello));
+	memset(mac, 0x3c, sizeof(mac));
+	swnic_frame_encode_auth(mac, auth);
+	write_seed("fuzz_fabric_frame", "auth", auth, sizeof(auth));
+}
 
 static void frame_seeds(void)
 {
@@ -281,6 +304,9 @@ static void frame_seeds(void)
 		failures++;
 	memcpy(frame + SWNIC_FRAME_RESP_HDR_LEN, payload, sizeof(payload));
 	write_seed("fuzz_fabric_frame", "resp-read", frame, SWNIC_FRAME_RESP_HDR_LEN + sizeof(payload));
+	swnic_frame_mark_closing(frame);
+	write_seed("fuzz_fabric_frame", "resp-read-closing", frame, SWNIC_FRAME_RESP_HDR_LEN + sizeof(payload));
+	handshake_seeds();
 }
 
 /* ---- fuzz_wqe: byte 0 log ring size, bytes 1-2 index, then the ring ---- */

@@ -5,7 +5,9 @@
  *
  * Each input runs on a fresh instance (swnic_open / swnic_close), so that nothing one
  * input creates is seen by the next and LeakSanitizer can check that closing the NIC frees
- * every object the commands created. The instance starts with what the devx layer would
+ * every object the commands created. The random source (QPNs, key variants) is a counter
+ * restarted for each input, so an input means the same thing on every run and the first QP
+ * an input creates is SWNIC_QPN_MIN, the number the seeds name. The instance starts with what the devx layer would
  * have set up without commands: PD 0x10, UAR page 0x20 and one host arena registered as
  * umem 0x30 (FUZZ_ARENA_SIZE bytes), so that CREATE_CQ / QP / RMP images can succeed.
  *
@@ -22,6 +24,7 @@
 #include "fuzz_input.h"
 #include "prm/prm_cmd.h"
 #include "swnic/swnic_ctl.h"
+#include "swnic/swnic_random.h"
 
 #define FUZZ_ARENA_SIZE (256u << 10)
 #define FUZZ_MAX_OUT 0x2000u
@@ -29,6 +32,22 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The random source: 0, 1, 2, ... one 32-bit draw after another, from 0 for every input. */
+static uint32_t next_draw;
+
+static void counting_source(void *buf, size_t len)
+{
+	uint8_t *p = buf;
+	size_t k;
+
+	for (k = 0; k < len; k += sizeof(next_draw)) {
+		size_t n = len - k < sizeof(next_draw) ? len - k : sizeof(next_draw);
+
+		memcpy(p + k, &next_draw, n);
+		next_draw++;
+	}
+}
 
 /* Queue memory is host memory here; the CUDA driver is not asked. */
 static enum ogda_mem_kind host_only(const void *addr, size_t len)
@@ -47,6 +66,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	setenv("OPENGDA_DISABLE_CUDA", "1", 1);
 	fuzz_quiet_logs();
 	swnic_mem_set_kind_probe(host_only);
+	swnic_random_set_source(counting_source);
 	return 0;
 }
 
@@ -83,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t pdn, uar, umem, n;
 	uint8_t *uar_page, *arena;
 
+	next_draw = 0;
 	FUZZ_CHECK(swnic_open(0, &nic) == DOCA_SUCCESS);
 	FUZZ_CHECK(swnic_pd_alloc(nic, &pdn) == DOCA_SUCCESS);
 	FUZZ_CHECK(swnic_uar_alloc(nic, OGDA_DEVX_UAR_BF, &uar, &uar_page) == DOCA_SUCCESS);
