@@ -419,7 +419,12 @@ OPENGDA_MLX5_CHECK_OFF(opengda_mlx5_err_cqe, op_own, 63);
 /** @} */
 
 /* ------------------------------------------------------------------------------------ */
-/* Byte order. Shifts only: compilers turn these into bswap (x86) or prmt (PTX). */
+/*
+ * Byte order. Shifts on the host, where compilers turn them into bswap. In device code a byte
+ * permute (one PRMT): from shifts the compiler builds a PRMT only for per-thread values, and for
+ * values in uniform registers (a WQE index or address the whole warp shares) it emits a chain of
+ * shifts and masks on the uniform datapath, several instructions per word of every WQE.
+ */
 
 /** @brief Reverses the bytes of a 16-bit value. */
 OPENGDA_MLX5_FN uint16_t opengda_mlx5_bswap16(uint16_t x)
@@ -430,7 +435,11 @@ OPENGDA_MLX5_FN uint16_t opengda_mlx5_bswap16(uint16_t x)
 /** @brief Reverses the bytes of a 32-bit value. */
 OPENGDA_MLX5_FN uint32_t opengda_mlx5_bswap32(uint32_t x)
 {
+#if defined(__CUDA_ARCH__)
+	return __byte_perm(x, 0u, 0x0123u);
+#else
 	return (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24);
+#endif
 }
 
 /** @brief Reverses the bytes of a 64-bit value. */
