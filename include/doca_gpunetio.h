@@ -25,6 +25,7 @@ extern "C" {
 #endif
 
 struct doca_gpu;              /**< A GPU (or the host, see opengda_gpu_create_host()). */
+typedef struct doca_gpu doca_gpu_t; /**< The open release 3.0's name of a struct doca_gpu handle. */
 struct doca_gpu_verbs_qp;     /**< A QP exported for device code. */
 struct doca_gpu_dev_verbs_qp; /**< The device view of an exported QP (doca_gpunetio_verbs_dev.h). */
 
@@ -86,6 +87,8 @@ doca_error_t doca_gpu_mem_free(struct doca_gpu *gpu_dev, void *memptr_gpu);
  *         host handle), DOCA_ERROR_INVALID_VALUE for bad arguments.
  */
 doca_error_t doca_gpu_dmabuf_fd(struct doca_gpu *gpu_dev, void *memptr_gpu, size_t size, int *dmabuf_fd);
+/** @brief The open release 3.0's name of doca_gpu_dmabuf_fd(). @return as doca_gpu_dmabuf_fd(). */
+doca_error_t doca_gpu_get_dmabuf_fd(struct doca_gpu *gpu_dev, void *memptr_gpu, size_t size, int *dmabuf_fd);
 
 /**
  * @brief Whether the GPU can map the doorbell register at @p db (tries a mapping and undoes it).

@@ -33,6 +33,10 @@ struct doca_gpu_verbs_qp_init_attr_hl {
 	enum doca_gpu_verbs_mem_reg_type mreg_type;         /**< Queue memory registration. */
 	enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext; /**< Doorbell-record mode. */
 	bool cq_collapsed;                        /**< Collapse the send CQ into one entry. */
+	/* The open releases' ways of naming the PD, used when verbs_pd is NULL (docs/open-release.md). */
+	struct doca_dev *net_dev;                 /**< 3.0: a device from doca_verbs_dev_open(); its PD. */
+	struct ibv_pd *ibpd;                      /**< 2.0 and 3.0: an rdma-core PD (ConnectX or the rdma-core front end). */
+	enum doca_verbs_qp_ordering_semantic ordering_semantic; /**< 3.0: accepted; every semantic runs in order. */
 };
 
 /** A high-level QP: the exported QP and every object it owns. */

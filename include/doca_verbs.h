@@ -880,4 +880,7 @@ doca_error_t doca_verbs_srq_get_dbr_addr(const struct doca_verbs_srq *verbs_srq,
 }
 #endif
 
+/* The open releases' shapes of the calls above (C++ overloads, C11 dispatch). */
+#include "doca_verbs_open_api.h"
+
 #endif /* DOCA_VERBS_H_ */

@@ -489,3 +489,8 @@ doca_error_t ogda_gpu_memset_dev(const struct doca_gpu *gpu, void *dst_dev, uint
 	return DOCA_ERROR_NOT_SUPPORTED;
 #endif
 }
+
+doca_error_t doca_gpu_get_dmabuf_fd(struct doca_gpu *gpu_dev, void *memptr_gpu, size_t size, int *dmabuf_fd)
+{
+	return doca_gpu_dmabuf_fd(gpu_dev, memptr_gpu, size, dmabuf_fd);
+}

@@ -52,7 +52,7 @@ static bool handler_valid(enum doca_gpu_dev_verbs_nic_handler h)
 static doca_error_t check_attr(const struct doca_gpu_verbs_qp_init_attr_hl *a)
 {
 	if (a->gpu_dev == NULL || a->verbs_pd == NULL) {
-		OGDA_LOG_ERR("create_qp_hl: gpu_dev and verbs_pd are required");
+		OGDA_LOG_ERR("create_qp_hl: gpu_dev and verbs_pd (or the open releases' net_dev or ibpd) are required");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (a->sq_nwqe == 0 || a->sq_nwqe > HL_MAX_NWQE) {
@@ -222,6 +222,31 @@ static void hl_teardown(struct doca_gpu_verbs_qp_hl *q)
 	memset(q, 0, sizeof(*q));
 }
 
+/*
+ * @p in with verbs_pd filled from the open releases' members when it is not set: net_dev (3.0,
+ * a device from doca_verbs_dev_open()) or ibpd (2.0 and 3.0, imported into the context of its
+ * ibv_context, which stays pinned in @p pin until the QP holds it).
+ */
+static doca_error_t resolve_pd(const struct doca_gpu_verbs_qp_init_attr_hl *in, struct doca_gpu_verbs_qp_init_attr_hl *out,
+			       struct doca_verbs_context **pin)
+{
+	*out = *in;
+	*pin = NULL;
+	if (out->verbs_pd != NULL)
+		return DOCA_SUCCESS;
+	if (in->net_dev != NULL) {
+		out->verbs_pd = in->net_dev->pd;
+		if (out->verbs_pd == NULL) {
+			OGDA_LOG_ERR("create_qp_hl: net_dev must come from doca_verbs_dev_open()");
+			return DOCA_ERROR_INVALID_VALUE;
+		}
+		return DOCA_SUCCESS;
+	}
+	if (in->ibpd != NULL)
+		return verbs_open_pd_of_ibv(in->ibpd, "create_qp_hl", pin, &out->verbs_pd);
+	return DOCA_SUCCESS; /* check_attr names what is missing */
+}
+
 /* Builds one high-level QP into @q; @shared_uar (group companion) reuses the main QP's UAR. */
 static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, struct doca_verbs_uar *shared_uar,
 			     bool companion, struct doca_gpu_verbs_qp_hl *q)
@@ -277,17 +302,23 @@ doca_error_t doca_gpu_verbs_create_qp_hl(struct doca_gpu_verbs_qp_init_attr_hl *
 	struct doca_gpu_verbs_qp_hl *q;
 	doca_error_t err;
 
+	struct doca_gpu_verbs_qp_init_attr_hl a;
+	struct doca_verbs_context *pin;
+
 	if (qp_init_attr == NULL || qp == NULL) {
 		OGDA_LOG_ERR("create_qp_hl: NULL argument");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = check_attr(qp_init_attr);
+	err = resolve_pd(qp_init_attr, &a, &pin);
 	if (err != DOCA_SUCCESS)
 		return err;
-	q = calloc(1, sizeof(*q));
-	if (q == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	err = hl_build(qp_init_attr, NULL, false, q);
+	err = check_attr(&a);
+	q = err == DOCA_SUCCESS ? calloc(1, sizeof(*q)) : NULL;
+	if (err == DOCA_SUCCESS && q == NULL)
+		err = DOCA_ERROR_NO_MEMORY;
+	if (err == DOCA_SUCCESS)
+		err = hl_build(&a, NULL, false, q);
+	verbs_open_unpin(&pin); /* the QP and CQ made keep the context now */
 	if (err != DOCA_SUCCESS) {
 		free(q);
 		return err;
@@ -316,16 +347,25 @@ doca_error_t doca_gpu_verbs_create_qp_group_hl(struct doca_gpu_verbs_qp_init_att
 	struct hl_priv *main_priv;
 	doca_error_t err;
 
+	struct doca_gpu_verbs_qp_init_attr_hl a;
+	struct doca_verbs_context *pin;
+
 	if (qp_init_attr == NULL || qpg == NULL) {
 		OGDA_LOG_ERR("create_qp_group_hl: NULL argument");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = check_attr(qp_init_attr);
+	err = resolve_pd(qp_init_attr, &a, &pin);
 	if (err != DOCA_SUCCESS)
 		return err;
-	g = calloc(1, sizeof(*g));
-	if (g == NULL)
-		return DOCA_ERROR_NO_MEMORY;
+	qp_init_attr = &a;
+	err = check_attr(qp_init_attr);
+	g = err == DOCA_SUCCESS ? calloc(1, sizeof(*g)) : NULL;
+	if (err == DOCA_SUCCESS && g == NULL)
+		err = DOCA_ERROR_NO_MEMORY;
+	if (err != DOCA_SUCCESS) {
+		verbs_open_unpin(&pin);
+		return err;
+	}
 	err = hl_build(qp_init_attr, NULL, false, &g->qp_main);
 	if (err == DOCA_SUCCESS) {
 		/*
@@ -341,6 +381,7 @@ doca_error_t doca_gpu_verbs_create_qp_group_hl(struct doca_gpu_verbs_qp_init_att
 		if (err != DOCA_SUCCESS)
 			hl_teardown(&g->qp_main);
 	}
+	verbs_open_unpin(&pin);
 	if (err != DOCA_SUCCESS) {
 		free(g);
 		return err;

@@ -37,16 +37,22 @@ void verbs_bridge_forget_context(struct doca_verbs_context *ctx)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-static struct doca_verbs_context *registry_find(struct ibv_context *ibv_ctx)
+/*
+ * A shared (not private) context imported for @p ibv_ctx. With @p pin, only one that is not
+ * being released, and it is pinned (counted as a child) before the registry lock is let go.
+ */
+static struct doca_verbs_context *registry_find_pin(struct ibv_context *ibv_ctx, bool pin)
 {
 	struct doca_verbs_context *found = NULL;
 
 	pthread_mutex_lock(&registry_lock);
 	for (struct doca_verbs_context *c = imported; c != NULL; c = c->next_imported) {
-		if (c->ibv_ctx == ibv_ctx && !c->private_import) {
-			found = c;
-			break;
-		}
+		if (c->ibv_ctx != ibv_ctx || c->private_import)
+			continue;
+		if (pin && !verbs_ctx_pin(c))
+			continue;
+		found = c;
+		break;
 	}
 	pthread_mutex_unlock(&registry_lock);
 	return found;
@@ -115,6 +121,48 @@ doca_error_t doca_verbs_bridge_verbs_context_import(struct ibv_context *ibv_ctx,
 	return import_context(ibv_ctx, false, verbs_context);
 }
 
+doca_error_t verbs_bridge_context_of(struct ibv_context *ibv_ctx, struct doca_verbs_context **ctx)
+{
+	static pthread_mutex_t import_lock = PTHREAD_MUTEX_INITIALIZER;
+	doca_error_t err = DOCA_SUCCESS;
+
+	/* One import per ibv_context even when threads meet on its first use. */
+	pthread_mutex_lock(&import_lock);
+	*ctx = registry_find_pin(ibv_ctx, true);
+	if (*ctx == NULL) {
+		err = import_context(ibv_ctx, false, ctx);
+		if (err == DOCA_SUCCESS) {
+			(*ctx)->open_import = true;
+			verbs_ctx_child_add(*ctx); /* the caller's pin */
+		}
+	}
+	pthread_mutex_unlock(&import_lock);
+	return err;
+}
+
+doca_error_t verbs_bridge_pd_import_into(struct doca_verbs_context *ctx, struct ibv_pd *pd,
+					 struct doca_verbs_pd **verbs_pd)
+{
+	struct doca_verbs_pd *p = calloc(1, sizeof(*p));
+	doca_error_t err;
+
+	if (p == NULL) {
+		OGDA_LOG_ERR("%s: out of memory", ctx->info.name);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	err = ogda_devx_hw_pd_import(ctx->devx, pd, &p->devx_pd, &p->pdn);
+	if (err != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("%s: cannot import the ibv_pd: %s", ctx->info.name, doca_error_get_descr(err));
+		free(p);
+		return DOCA_ERROR_DRIVER;
+	}
+	p->ctx = ctx;
+	p->imported = true;
+	verbs_ctx_child_add(ctx);
+	*verbs_pd = p;
+	return DOCA_SUCCESS;
+}
+
 doca_error_t doca_verbs_bridge_verbs_pd_import(struct ibv_pd *pd, struct doca_verbs_pd **verbs_pd)
 {
 	OGDA_SDK_FORWARD(doca_verbs_bridge_verbs_pd_import, (pd, verbs_pd));
@@ -127,31 +175,20 @@ doca_error_t doca_verbs_bridge_verbs_pd_import(struct ibv_pd *pd, struct doca_ve
 		OGDA_LOG_ERR("pd (with its context) and verbs_pd must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	ctx = registry_find(pd->context);
+	ctx = registry_find_pin(pd->context, true);
 	if (ctx == NULL) {
 		err = import_context(pd->context, true, &ctx);
 		if (err != DOCA_SUCCESS)
 			return err;
 		made = true;
 	}
-	p = calloc(1, sizeof(*p));
-	if (p == NULL) {
-		err = DOCA_ERROR_NO_MEMORY;
-		goto fail;
+	err = verbs_bridge_pd_import_into(ctx, pd, &p);
+	if (!made)
+		verbs_ctx_child_del(ctx); /* the lookup's pin; the PD now counts */
+	if (err == DOCA_SUCCESS) {
+		*verbs_pd = p;
+		return DOCA_SUCCESS;
 	}
-	err = ogda_devx_hw_pd_import(ctx->devx, pd, &p->devx_pd, &p->pdn);
-	if (err != DOCA_SUCCESS) {
-		OGDA_LOG_ERR("%s: cannot import the ibv_pd: %s", ctx->info.name, doca_error_get_descr(err));
-		free(p);
-		err = DOCA_ERROR_DRIVER;
-		goto fail;
-	}
-	p->ctx = ctx;
-	p->imported = true;
-	verbs_ctx_child_add(ctx);
-	*verbs_pd = p;
-	return DOCA_SUCCESS;
-fail:
 	if (made)
 		(void)doca_verbs_context_destroy(ctx);
 	return err;

@@ -35,11 +35,31 @@ void verbs_ctx_child_add(struct doca_verbs_context *ctx)
 	pthread_mutex_unlock(&ctx->lock);
 }
 
+bool verbs_ctx_pin(struct doca_verbs_context *ctx)
+{
+	bool ok;
+
+	pthread_mutex_lock(&ctx->lock);
+	ok = !ctx->open_closing;
+	if (ok)
+		ctx->nobjs++;
+	pthread_mutex_unlock(&ctx->lock);
+	return ok;
+}
+
 void verbs_ctx_child_del(struct doca_verbs_context *ctx)
 {
+	bool release;
+
 	pthread_mutex_lock(&ctx->lock);
 	ctx->nobjs--;
+	/* The closing flag makes this happen once: releasing drops children again. */
+	release = ctx->open_import && ctx->nobjs == 0 && !ctx->open_closing;
+	if (release)
+		ctx->open_closing = true;
 	pthread_mutex_unlock(&ctx->lock);
+	if (release)
+		verbs_open_release_context(ctx);
 }
 
 doca_error_t verbs_uar_create_internal(struct doca_verbs_context *ctx, struct doca_verbs_uar **uar)

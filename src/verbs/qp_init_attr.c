@@ -66,6 +66,7 @@ doca_error_t doca_verbs_qp_init_attr_destroy(struct doca_verbs_qp_init_attr *ver
 	OGDA_SDK_FORWARD(doca_verbs_qp_init_attr_destroy, (verbs_qp_init_attr));
 	if (!attr_ok(verbs_qp_init_attr, "destroy"))
 		return DOCA_ERROR_INVALID_VALUE;
+	verbs_open_unpin(&verbs_qp_init_attr->open_pin);
 	free(verbs_qp_init_attr);
 	return DOCA_SUCCESS;
 }
@@ -82,6 +83,7 @@ doca_error_t doca_verbs_qp_init_attr_set_pd(struct doca_verbs_qp_init_attr *verb
 		OGDA_LOG_ERR("qp_init_attr pd: NULL pd");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	verbs_open_unpin(&verbs_qp_init_attr->open_pin);
 	verbs_qp_init_attr->pd = pd;
 	return DOCA_SUCCESS;
 }

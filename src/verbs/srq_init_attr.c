@@ -42,6 +42,7 @@ doca_error_t doca_verbs_srq_init_attr_destroy(struct doca_verbs_srq_init_attr *v
 	OGDA_SDK_FORWARD(doca_verbs_srq_init_attr_destroy, (verbs_srq_init_attr));
 	if (!attr_ok(verbs_srq_init_attr, "destroy"))
 		return DOCA_ERROR_INVALID_VALUE;
+	verbs_open_unpin(&verbs_srq_init_attr->open_pin);
 	free(verbs_srq_init_attr);
 	return DOCA_SUCCESS;
 }
@@ -115,6 +116,7 @@ doca_error_t doca_verbs_srq_init_attr_set_pd(struct doca_verbs_srq_init_attr *ve
 		OGDA_LOG_ERR("srq_init_attr pd: NULL pd");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	verbs_open_unpin(&verbs_srq_init_attr->open_pin);
 	verbs_srq_init_attr->pd = pd;
 	return DOCA_SUCCESS;
 }

@@ -100,6 +100,10 @@ struct doca_verbs_context {
 	struct ibv_context *ibv_ctx;
 	struct doca_verbs_context *next_imported;
 	bool private_import;              /* made by pd_import: goes away with its last PD */
+	/* open-release API (open_api.c): imported on first use, released with its last child */
+	bool open_import;
+	bool open_closing;                /* under lock: being released, pin no more */
+	struct verbs_open_pd *open_pds;   /* ibv_pds imported for open-release calls (not children) */
 };
 
 /* A context over an open device (takes ownership of devx; closes it on failure). */
@@ -111,9 +115,33 @@ void verbs_bridge_forget_context(struct doca_verbs_context *ctx);
 /* bridge_ctx.c: an imported PD of ctx was destroyed (may release a context imported for it). */
 void verbs_bridge_pd_released(struct doca_verbs_context *ctx);
 
-/* Child accounting (under ctx->lock). */
+/*
+ * Child accounting (under ctx->lock). Dropping the last child of a context imported for the
+ * open-release API releases it (verbs_open_release_context).
+ */
 void verbs_ctx_child_add(struct doca_verbs_context *ctx);
 void verbs_ctx_child_del(struct doca_verbs_context *ctx);
+/* Counts a child unless the context is being released; false then. */
+bool verbs_ctx_pin(struct doca_verbs_context *ctx);
+
+/* bridge_ctx.c: the shared context imported for ibv_ctx (imported now if none), pinned. */
+doca_error_t verbs_bridge_context_of(struct ibv_context *ibv_ctx, struct doca_verbs_context **ctx);
+/* bridge_ctx.c: imports an ibv_pd of ctx's ibv_context into ctx (a child of ctx). */
+doca_error_t verbs_bridge_pd_import_into(struct doca_verbs_context *ctx, struct ibv_pd *pd,
+					 struct doca_verbs_pd **verbs_pd);
+/* open_api.c: the PDs imported for open-release calls, one per ibv_pd and context. */
+struct verbs_open_pd {
+	struct ibv_pd *ibv_pd;
+	struct doca_verbs_pd *pd;
+	struct verbs_open_pd *next;
+};
+/* open_api.c: drops an init attribute's pin on an open-release context (attr set_pd, destroy). */
+void verbs_open_unpin(struct doca_verbs_context **pin);
+/* open_api.c: the PD imported for ibpd, its context pinned in *ctx (drop with verbs_open_unpin). */
+doca_error_t verbs_open_pd_of_ibv(struct ibv_pd *ibpd, const char *what, struct doca_verbs_context **ctx,
+				  struct doca_verbs_pd **pd);
+/* open_api.c: frees the PDs imported for open-release calls and the context itself. */
+void verbs_open_release_context(struct doca_verbs_context *ctx);
 
 /*
  * UAR pages the library makes itself (the default one, a DBR-less QP's own): uncached when
@@ -265,6 +293,7 @@ struct doca_verbs_ah_attr {
 
 struct doca_verbs_qp_init_attr {
 	struct doca_verbs_pd *pd;
+	struct doca_verbs_context *open_pin; /* pinned by an ibv_pd PD (open_api.c) */
 	struct doca_verbs_cq *send_cq;
 	struct doca_verbs_cq *receive_cq;
 	int sq_sig_all;
@@ -361,6 +390,7 @@ void verbs_export_put(struct doca_verbs_qp *qp, struct doca_verbs_cq *cq);
 /* ---- SRQ ---- */
 
 struct doca_verbs_srq_init_attr {
+	struct doca_verbs_context *open_pin; /* pinned by an ibv_pd PD (open_api.c) */
 	uint32_t srq_wr;
 	uint32_t receive_max_sges;
 	enum doca_verbs_srq_type type;

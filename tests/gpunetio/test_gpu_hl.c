@@ -150,6 +150,51 @@ static void test_hl_every_handler(void **state)
 		    DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY);
 }
 
+/*
+ * The open release 3.0's attributes: no verbs_pd, the PD named by net_dev (a device from
+ * doca_verbs_dev_open()); the QP moves bytes. A net_dev without a PD, or no PD at all, is refused.
+ */
+static void test_hl_open_release_net_dev(void **state)
+{
+	struct gfx *f = *state;
+	struct doca_gpu_verbs_qp_init_attr_hl a = attr_of(f, DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB,
+							  DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR, 16);
+	struct doca_gpu_verbs_qp_hl *q = NULL;
+	struct doca_gpu_verbs_qp_group_hl *g = NULL;
+	struct doca_dev *dev = NULL, *own = NULL;
+	struct vfx_buf src, dst;
+	struct peer p;
+
+	assert_int_equal(doca_verbs_dev_open(f->v.pd, &dev), DOCA_SUCCESS);
+	a.verbs_pd = NULL;
+	a.net_dev = dev;
+	a.ordering_semantic = DOCA_VERBS_QP_ORDERING_SEMANTIC_IBTA;
+	assert_int_equal(doca_gpu_verbs_create_qp_hl(&a, &q), DOCA_SUCCESS);
+	connect_peer(f, q->qp, &p);
+	vfx_buf_create(&f->v, 3 * MSG, 0x5a, &src);
+	vfx_buf_create(&f->v, 3 * MSG, 0x00, &dst);
+	for (uint32_t i = 0; i < 3 * MSG; i++)
+		src.addr[i] = (uint8_t)(i * 5 + 3);
+	put_three(q, &src, &dst);
+	vfx_buf_destroy(&src);
+	vfx_buf_destroy(&dst);
+	peer_destroy(&p);
+	assert_int_equal(doca_gpu_verbs_destroy_qp_hl(q), DOCA_SUCCESS);
+	assert_int_equal(doca_gpu_verbs_create_qp_group_hl(&a, &g), DOCA_SUCCESS);
+	assert_int_equal(doca_gpu_verbs_destroy_qp_group_hl(g), DOCA_SUCCESS);
+
+	assert_int_equal(doca_dev_open(f->v.info, &own), DOCA_SUCCESS);
+	a.net_dev = own; /* opened with doca_dev_open(): no PD */
+	q = NULL;
+	assert_int_equal(doca_gpu_verbs_create_qp_hl(&a, &q), DOCA_ERROR_INVALID_VALUE);
+	a.net_dev = NULL; /* nothing names a PD */
+	assert_int_equal(doca_gpu_verbs_create_qp_hl(&a, &q), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_gpu_verbs_create_qp_group_hl(&a, &g), DOCA_ERROR_INVALID_VALUE);
+	assert_null(q);
+	assert_int_equal(doca_dev_close(own), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_dev_close(dev), DOCA_SUCCESS);
+}
+
 /* put_counter's shape: data on the main QP, WAIT + fetch-add on the companion; the counter counts. */
 static void test_hl_group_counter(void **state)
 {
@@ -288,6 +333,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_hl_every_handler, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_group_counter, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_hl_open_release_net_dev, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_flat_list, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_destroy_order, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_bad_input, gfx_setup, gfx_teardown),
