@@ -356,6 +356,11 @@ static inline doca_error_t doca_verbs_qp_attr_set_atomic_mode(struct doca_verbs_
 #define doca_verbs_dev_open(p, d)                                                                      \
 	_Generic((p), struct ibv_pd *: opengda_open_dev_open_ibv, default: (doca_verbs_dev_open))(p, d)
 
+/* Both atomic enums name the same values; 2.0's samples pass 3.0's to the 2.0 setter. */
+#define doca_verbs_qp_attr_set_allow_remote_atomic(a, m)                                               \
+	(doca_verbs_qp_attr_set_allow_remote_atomic)((a), (enum doca_verbs_qp_atomic_type)(m))
+#define doca_verbs_qp_attr_set_atomic_mode(a, m) (doca_verbs_qp_attr_set_atomic_mode)((a), (enum doca_verbs_qp_atomic_mode)(m))
+
 /* Getters: the value (one argument, open releases) or status + out-parameter (the guide). */
 #define OPENGDA_OPEN_BY_ARITY(name, ...) OPENGDA_OPEN_CAT(name##_, OPENGDA_OPEN_NARGS(__VA_ARGS__))(__VA_ARGS__)
 #define doca_verbs_qp_get_qpn(...) OPENGDA_OPEN_BY_ARITY(opengda_open_qpn, __VA_ARGS__)
