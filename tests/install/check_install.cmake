@@ -27,6 +27,17 @@ if(NOT out MATCHES "consumer: OpenGDA [0-9]")
   message(FATAL_ERROR "pkg-config consumer printed: ${out}")
 endif()
 
+# Code written for NVIDIA's open release (tests/open_release), against the installed headers: as C11
+# (dispatch macros) and as C++17 (overloads), both with warnings as errors.
+set(opr ${SRC}/../open_release/open_put_bw)
+run(cc -std=c11 -Wall -Wextra -Werror ${opr}.c ${flags} -libverbs -lpthread -Wl,-rpath,${prefix}/lib
+    -o ${WORK}/open_put_bw_c)
+find_program(CXX_COMPILER NAMES c++ g++)
+if(CXX_COMPILER)
+  run(${CXX_COMPILER} -std=c++17 -Wall -Wextra -Werror -I${SRC}/../open_release ${opr}.cpp ${flags} -libverbs
+      -lpthread -Wl,-rpath,${prefix}/lib -o ${WORK}/open_put_bw_cpp)
+endif()
+
 # find_package
 configure_file(${SRC}/CMakeLists.consumer.txt ${WORK}/consumer/CMakeLists.txt COPYONLY)
 configure_file(${SRC}/consumer.c ${WORK}/consumer/consumer.c COPYONLY)

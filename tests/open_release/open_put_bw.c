@@ -14,6 +14,9 @@
  * The RDMA device is rdma-core's first (or -d NAME): a ConnectX, or the software NIC through
  * `opengda-swnic-run` (docs/rdma-core-front.md).
  */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* usleep, as a program built with -std=c11 asks for it */
+#endif
 #include <doca_error.h>
 #include <doca_gpunetio.h>
 #include <doca_gpunetio_high_level.h>
