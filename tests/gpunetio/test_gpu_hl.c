@@ -101,14 +101,29 @@ static void put_three(struct doca_gpu_verbs_qp_hl *q, const struct vfx_buf *src,
 	assert_memory_equal(dst->addr, src->addr, 3 * MSG);
 }
 
+/* Connects the QP to a fresh peer and puts three messages into it through the device core. */
+static void put_three_to_peer(struct gfx *f, struct doca_gpu_verbs_qp_hl *q)
+{
+	struct vfx_buf src, dst;
+	struct peer p;
+
+	connect_peer(f, q->qp, &p);
+	vfx_buf_create(&f->v, 3 * MSG, 0x5a, &src);
+	vfx_buf_create(&f->v, 3 * MSG, 0x00, &dst);
+	for (uint32_t i = 0; i < 3 * MSG; i++)
+		src.addr[i] = (uint8_t)(i * 7 + 1);
+	put_three(q, &src, &dst);
+	vfx_buf_destroy(&src);
+	vfx_buf_destroy(&dst);
+	peer_destroy(&p);
+}
+
 static void run_handler(struct gfx *f, enum doca_gpu_dev_verbs_nic_handler h, enum doca_gpu_verbs_send_dbr_mode_ext m,
 			bool collapsed, enum doca_gpu_dev_verbs_nic_handler expect)
 {
 	struct doca_gpu_verbs_qp_init_attr_hl a = attr_of(f, h, m, 100);
 	struct doca_gpu_verbs_qp_hl *q = NULL;
 	struct doca_gpu_dev_verbs_qp *d = NULL;
-	struct vfx_buf src, dst;
-	struct peer p;
 
 	a.cq_collapsed = collapsed;
 	assert_int_equal(doca_gpu_verbs_create_qp_hl(&a, &q), DOCA_SUCCESS);
@@ -120,15 +135,7 @@ static void run_handler(struct gfx *f, enum doca_gpu_dev_verbs_nic_handler h, en
 	assert_int_equal(d->nic_handler, expect);
 	assert_int_equal((d->sq_dbrec == NULL), m != DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR ||
 							 expect == DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY);
-	connect_peer(f, q->qp, &p);
-	vfx_buf_create(&f->v, 3 * MSG, 0x5a, &src);
-	vfx_buf_create(&f->v, 3 * MSG, 0x00, &dst);
-	for (uint32_t i = 0; i < 3 * MSG; i++)
-		src.addr[i] = (uint8_t)(i * 7 + 1);
-	put_three(q, &src, &dst);
-	vfx_buf_destroy(&src);
-	vfx_buf_destroy(&dst);
-	peer_destroy(&p);
+	put_three_to_peer(f, q);
 	assert_int_equal(doca_gpu_verbs_destroy_qp_hl(q), DOCA_SUCCESS);
 }
 
@@ -162,23 +169,13 @@ static void test_hl_open_release_net_dev(void **state)
 	struct doca_gpu_verbs_qp_hl *q = NULL;
 	struct doca_gpu_verbs_qp_group_hl *g = NULL;
 	struct doca_dev *dev = NULL, *own = NULL;
-	struct vfx_buf src, dst;
-	struct peer p;
 
 	assert_int_equal(doca_verbs_dev_open(f->v.pd, &dev), DOCA_SUCCESS);
 	a.verbs_pd = NULL;
 	a.net_dev = dev;
 	a.ordering_semantic = DOCA_VERBS_QP_ORDERING_SEMANTIC_IBTA;
 	assert_int_equal(doca_gpu_verbs_create_qp_hl(&a, &q), DOCA_SUCCESS);
-	connect_peer(f, q->qp, &p);
-	vfx_buf_create(&f->v, 3 * MSG, 0x5a, &src);
-	vfx_buf_create(&f->v, 3 * MSG, 0x00, &dst);
-	for (uint32_t i = 0; i < 3 * MSG; i++)
-		src.addr[i] = (uint8_t)(i * 5 + 3);
-	put_three(q, &src, &dst);
-	vfx_buf_destroy(&src);
-	vfx_buf_destroy(&dst);
-	peer_destroy(&p);
+	put_three_to_peer(f, q);
 	assert_int_equal(doca_gpu_verbs_destroy_qp_hl(q), DOCA_SUCCESS);
 	assert_int_equal(doca_gpu_verbs_create_qp_group_hl(&a, &g), DOCA_SUCCESS);
 	assert_int_equal(doca_gpu_verbs_destroy_qp_group_hl(g), DOCA_SUCCESS);

@@ -28,18 +28,12 @@ static struct doca_verbs_cq_attr *cq_attr_of(uint32_t size)
 	return a;
 }
 
-/* Init attributes of an RC QP on the device's PD, named the 3.0 way (set_pd with the doca_dev_t). */
-static doca_verbs_qp_init_attr_t *init_attr_on(doca_dev_t *dev, doca_verbs_cq_t *cq)
+/* The fixture's init attributes, with the PD named the 3.0 way (set_pd with the doca_dev_t). */
+static doca_verbs_qp_init_attr_t *init_attr_on(struct vfx *f, doca_dev_t *dev, doca_verbs_cq_t *cq)
 {
-	doca_verbs_qp_init_attr_t *ia = NULL;
+	doca_verbs_qp_init_attr_t *ia = vfx_qp_init_attr(f, DOCA_VERBS_QP_TYPE_RC, cq, cq, VFX_SQ_WR, VFX_RQ_WR);
 
-	assert_int_equal(doca_verbs_qp_init_attr_create(&ia), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_pd(ia, dev), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_send_cq(ia, cq), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_receive_cq(ia, cq), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_sq_wr(ia, VFX_SQ_WR), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_rq_wr(ia, VFX_RQ_WR), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_qp_type(ia, DOCA_VERBS_QP_TYPE_RC), DOCA_SUCCESS);
 	return ia;
 }
 
@@ -72,7 +66,7 @@ static void test_dev_forms(void **state)
 	assert_int_equal(doca_verbs_dev_open(f.pd, &dev), DOCA_SUCCESS);
 
 	assert_int_equal(doca_verbs_cq_create(dev, ca, &cq), DOCA_SUCCESS);
-	ia = init_attr_on(dev, cq);
+	ia = init_attr_on(&f, dev, cq);
 	assert_ptr_equal(doca_verbs_qp_init_attr_get_pd(ia), f.pd);
 	assert_int_equal(doca_verbs_qp_create(dev, ia, &qp), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_ah_attr_create(dev, &ah), DOCA_SUCCESS);
