@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# pingpong.sh <opengda-swnic-run> [extra args]: ibv_rc_pingpong (Debian's ibverbs-utils) as
+# server and client processes on two software NICs. They exchange LID/QPN/PSN/GID over TCP
+# and ping-pong SENDs of 4 KiB (with --chk: each end checks the bytes it received). Both
+# must exit 0, report the iterations, and each must name the other's QPN and GID as remote.
+set -u
+run=$1
+shift
+. "$(dirname "$0")/front_test_lib.sh"
+need_program ibv_rc_pingpong
+
+iters=200
+port=$(free_port)
+args=(-g 0 -n "$iters" -s 4096 -c -p "$port" "$@")
+start_server "$port" ibv_rc_pingpong "${args[@]}"
+timeout "$FRONT_WAIT_S" "$run" ibv_rc_pingpong "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
+crc=$?
+wait_server
+[ "$crc" -eq 0 ] || fail "client exit status $crc"
+[ "$src" -eq 0 ] || fail "server exit status $src"
+for side in server client; do
+	expect_re "$tmp/$side.out" "^$iters iters in [0-9.]+ seconds"
+	expect_re "$tmp/$side.out" "^$((iters * 4096 * 2)) bytes in [0-9.]+ seconds"
+done
+# "local address: LID 0x0000, QPN 0x..., PSN 0x..., GID g" -> "QPN ... GID g"
+addr() { sed -n "s/^ *$2 address: *LID 0x[0-9a-f]*, \(QPN 0x[0-9a-f]*\), PSN 0x[0-9a-f]*, GID \(.*\)$/\1 \2/p" "$1"; }
+sl=$(addr "$tmp/server.out" local)
+cl=$(addr "$tmp/client.out" local)
+[ -n "$sl" ] && [ -n "$cl" ] || fail "an end did not print its local address"
+[ "$(addr "$tmp/client.out" remote)" = "$sl" ] || fail "the client's remote is not the server"
+[ "$(addr "$tmp/server.out" remote)" = "$cl" ] || fail "the server's remote is not the client"
+case "$sl" in *" fd4f:4744:4101:"*) ;; *) fail "the server's GID is not a software NIC GID: $sl" ;; esac
+echo "PASS: ibv_rc_pingpong $* ($iters iterations, server and client)"
