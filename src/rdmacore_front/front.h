@@ -14,8 +14,11 @@
  *   front_pd_mr.c   PDs and MRs
  *   front_cq.c      CQs, completion channels, notification, polling
  *   front_qp.c      QPs: create, modify, query, destroy, post_send / post_recv
+ *   front_qp_ex.c   ibv_create_qp_ex and the ibv_wr_* post API
  *   front_attr.c    ibv_qp_attr <-> DOCA Verbs QP attributes
- *   front_srq.c     SRQs and AHs
+ *   front_ah.c      address handles (RoCE; what mlx5dv_init_obj shows of them)
+ *   front_dv.c      mlx5dv: device calls, mlx5dv_init_obj
+ *   front_devx.c    mlx5dv DevX: PRM commands, UMEMs, UARs, EQN, event channels
  *   front_async.c   async events
  *   front_str.c     the *_str helpers
  *   front_unsup.c   the rest of the ABI: EOPNOTSUPP, never a crash
@@ -26,6 +29,7 @@
 #ifndef OGDA_RDMACORE_FRONT_FRONT_H_
 #define OGDA_RDMACORE_FRONT_FRONT_H_
 
+#include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 
 #include "doca_error.h"
@@ -42,6 +46,27 @@
 /* Device names the front end gives the software NICs: mlx5_0, mlx5_1, ... */
 #define FRONT_DEV_PREFIX "mlx5_"
 
+/*
+ * What a context has made through ibv_* calls, destroyed in this order by ibv_close_device
+ * (the kernel cleans up a closed context's objects the same way, so rdma-core's close never
+ * fails for objects a program left behind).
+ */
+enum front_kind {
+	FRONT_QP,
+	FRONT_AH,
+	FRONT_CQ,
+	FRONT_CH,
+	FRONT_MR,
+	FRONT_PD,
+	FRONT_NKINDS,
+};
+
+struct front_link {
+	struct front_link *prev, *next;
+	enum front_kind kind;
+	void *obj;                    /* the ibv_* handle */
+};
+
 struct front_device {
 	struct ibv_device ibv;        /* first: the program's struct ibv_device * */
 	uint32_t swnic_index;
@@ -53,25 +78,31 @@ struct front_context {
 	struct front_device *dev;
 	struct ibv_device_attr attr;  /* read at open */
 	pthread_mutex_t async_lock;   /* one async-event reader at a time */
+	pthread_mutex_t objs_lock;
+	struct front_link objs;       /* circular list head of the objects made through this context */
 };
 
 struct front_pd {
 	struct ibv_pd ibv;
+	struct front_link link;
 	struct doca_verbs_pd *dpd;
 };
 
 struct front_mr {
 	struct ibv_mr ibv;
+	struct front_link link;
 	struct opengda_mr *dmr;
 };
 
 struct front_comp_channel {
 	struct ibv_comp_channel ibv;
+	struct front_link link;
 	struct doca_verbs_comp_channel *dch;
 };
 
 struct front_cq {
 	struct ibv_cq ibv;
+	struct front_link link;
 	struct doca_verbs_cq *dcq;
 	pthread_mutex_t poll_lock;    /* ibv_poll_cq is thread-safe in libmlx5: one poller at a time */
 };
@@ -81,9 +112,24 @@ struct front_srq {
 	struct doca_verbs_srq *dsrq;
 };
 
+/* Work requests of an ibv_wr_start .. ibv_wr_complete batch (front_qp_ex.c). */
+struct front_wr_batch {
+	struct ibv_send_wr *wrs;      /* cap entries, chained when posted */
+	struct ibv_sge *sges;         /* max_sge per entry */
+	uint8_t *inl;                 /* max_inline bytes per entry: inline data is copied at set time */
+	uint32_t n, cap, max_sge, max_inline;
+	int err;                      /* the first error of the batch: wr_complete returns it */
+};
+
 struct front_qp {
-	struct ibv_qp ibv;
+	union {
+		struct ibv_qp ibv;
+		struct ibv_qp_ex ibvx;    /* qp_base is ibv; the wr_* ops are set for QPs made with send_ops_flags */
+	};
+	struct front_link link;
 	struct doca_verbs_qp *dqp;
+	bool has_qp_ex;
+	struct front_wr_batch batch;
 	pthread_mutex_t sq_lock;      /* posts are thread-safe in libmlx5: one poster per queue */
 	pthread_mutex_t rq_lock;
 	struct ibv_qp_cap cap;        /* what the QP got (ibv_query_qp) */
@@ -92,13 +138,19 @@ struct front_qp {
 
 struct front_ah {
 	struct ibv_ah ibv;
+	struct front_link link;
 	struct ibv_ah_attr attr;
+	struct mlx5_wqe_av av;        /* what mlx5dv_init_obj(MLX5DV_OBJ_AH) shows */
 };
 
 static inline struct front_context *front_ctx(struct ibv_context *c)
 {
 	return (struct front_context *)verbs_get_ctx(c);
 }
+
+/* Records / forgets an object of the context (front_device.c). */
+void front_track(struct ibv_context *context, struct front_link *link, enum front_kind kind, void *obj);
+void front_untrack(struct ibv_context *context, struct front_link *link);
 
 /* errno value of a DOCA error (EINVAL, ENOMEM, EBUSY, EOPNOTSUPP, EAGAIN, ETIMEDOUT, EIO). */
 int front_errno(doca_error_t err);
@@ -125,6 +177,16 @@ int front_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_
 int front_query_port_op(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *attr, size_t len);
 int front_query_device_ex_op(struct ibv_context *context, const struct ibv_query_device_ex_input *input,
 			     struct ibv_device_attr_ex *attr, size_t attr_size);
+
+/* front_qp.c: an RC / UC QP from extended attributes (send_ops_flags 0: no ibv_qp_ex). */
+struct ibv_qp *front_qp_create(struct ibv_pd *pd, struct ibv_qp_init_attr_ex *attr, uint64_t send_ops_flags);
+/* front_qp_ex.c: the ibv_wr_* ops and batch of a QP created with send_ops_flags. */
+int front_qp_ex_init(struct front_qp *qp, uint64_t send_ops_flags);
+void front_qp_ex_fini(struct front_qp *qp);
+struct ibv_qp *front_create_qp_ex_op(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr);
+
+/* front_ah.c: the address vector of an AH for mlx5dv_init_obj. */
+int front_ah_init_obj(struct ibv_ah *in, struct mlx5dv_ah *out);
 
 /* front_query.c: fills the device attributes of an open context (at open). */
 int front_read_device_attr(struct front_context *fc);

@@ -40,6 +40,7 @@ FRONT_EXPORT struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context
 	ch->ibv.fd = doca_verbs_comp_channel_get_handle(ch->dch);
 	front_fd_make_blocking(ch->ibv.fd);
 	ch->ibv.refcnt = 0;
+	front_track(context, &ch->link, FRONT_CH, &ch->ibv);
 	return &ch->ibv;
 }
 
@@ -53,6 +54,7 @@ FRONT_EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 	err = doca_verbs_comp_channel_destroy(ch->dch);
 	if (err != DOCA_SUCCESS)
 		return front_fail(front_errno(err));
+	front_untrack(channel->context, &ch->link);
 	free(ch);
 	return 0;
 }
@@ -107,6 +109,7 @@ FRONT_EXPORT struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, 
 	(void)doca_verbs_cq_get_cqn(cq->dcq, &cq->ibv.handle);
 	if (channel != NULL)
 		channel->refcnt++;
+	front_track(context, &cq->link, FRONT_CQ, &cq->ibv);
 	return &cq->ibv;
 }
 
@@ -122,6 +125,7 @@ FRONT_EXPORT int ibv_destroy_cq(struct ibv_cq *ibv_cq)
 		return front_fail(front_errno(err));
 	if (ibv_cq->channel != NULL)
 		ibv_cq->channel->refcnt--;
+	front_untrack(ibv_cq->context, &cq->link);
 	pthread_mutex_destroy(&cq->poll_lock);
 	pthread_mutex_destroy(&cq->ibv.mutex);
 	pthread_cond_destroy(&cq->ibv.cond);

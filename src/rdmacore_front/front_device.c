@@ -64,6 +64,85 @@ void front_fd_make_blocking(int fd)
 		OGDA_LOG_ERR("event fd %d: cannot clear O_NONBLOCK: %s", fd, strerror(errno));
 }
 
+void front_track(struct ibv_context *context, struct front_link *link, enum front_kind kind, void *obj)
+{
+	struct front_context *fc = front_ctx(context);
+
+	link->kind = kind;
+	link->obj = obj;
+	pthread_mutex_lock(&fc->objs_lock);
+	link->next = fc->objs.next;
+	link->prev = &fc->objs;
+	fc->objs.next->prev = link;
+	fc->objs.next = link;
+	pthread_mutex_unlock(&fc->objs_lock);
+}
+
+void front_untrack(struct ibv_context *context, struct front_link *link)
+{
+	struct front_context *fc = front_ctx(context);
+
+	pthread_mutex_lock(&fc->objs_lock);
+	link->prev->next = link->next;
+	link->next->prev = link->prev;
+	link->next = link->prev = link;
+	pthread_mutex_unlock(&fc->objs_lock);
+}
+
+/* The first object of a kind the context still has (NULL when none). */
+static void *first_of(struct front_context *fc, enum front_kind kind)
+{
+	void *obj = NULL;
+
+	pthread_mutex_lock(&fc->objs_lock);
+	for (struct front_link *l = fc->objs.next; l != &fc->objs; l = l->next) {
+		if (l->kind == kind) {
+			obj = l->obj;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&fc->objs_lock);
+	return obj;
+}
+
+static int destroy_obj(enum front_kind kind, void *obj)
+{
+	switch (kind) {
+	case FRONT_QP:
+		return ibv_destroy_qp(obj);
+	case FRONT_AH:
+		return ibv_destroy_ah(obj);
+	case FRONT_CQ:
+		return ibv_destroy_cq(obj);
+	case FRONT_CH:
+		return ibv_destroy_comp_channel(obj);
+	case FRONT_MR:
+		return ibv_dereg_mr(obj);
+	case FRONT_PD:
+		return ibv_dealloc_pd(obj);
+	default:
+		return EINVAL;
+	}
+}
+
+/* What the program left behind goes, users before what they use, as the kernel cleans up. */
+static int destroy_leftovers(struct front_context *fc)
+{
+	for (int k = 0; k < FRONT_NKINDS; k++) {
+		void *obj;
+
+		while ((obj = first_of(fc, (enum front_kind)k)) != NULL) {
+			int e = destroy_obj((enum front_kind)k, obj);
+
+			if (e != 0)
+				return e;
+			OGDA_LOG_DBG("%s: object of kind %d left open by the program destroyed at close",
+				     fc->dev->ibv.name, k);
+		}
+	}
+	return 0;
+}
+
 static void devices_init(void)
 {
 	uint32_t n = swnic_count();
@@ -150,6 +229,7 @@ static void ops_init(struct front_context *fc)
 	c->ops.post_srq_recv = front_post_srq_recv;
 	fc->vctx.query_port = front_query_port_op;
 	fc->vctx.query_device_ex = front_query_device_ex_op;
+	fc->vctx.create_qp_ex = front_create_qp_ex_op;
 	fc->vctx.sz = sizeof(fc->vctx);
 	c->abi_compat = __VERBS_ABI_IS_EXTENDED;
 }
@@ -195,6 +275,8 @@ FRONT_EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	fc->vctx.context.num_comp_vectors = 1;
 	pthread_mutex_init(&fc->vctx.context.mutex, NULL);
 	pthread_mutex_init(&fc->async_lock, NULL);
+	pthread_mutex_init(&fc->objs_lock, NULL);
+	fc->objs.next = fc->objs.prev = &fc->objs;
 	ops_init(fc);
 	if (front_read_device_attr(fc) != 0) {
 		int e = errno;
@@ -217,6 +299,10 @@ FRONT_EXPORT int ibv_close_device(struct ibv_context *context)
 	if (context == NULL)
 		return front_fail(EINVAL);
 	fc = front_ctx(context);
+	if (destroy_leftovers(fc) != 0) {
+		OGDA_LOG_ERR("%s: close refused: an object left open could not be destroyed", context->device->name);
+		return front_fail(EBUSY);
+	}
 	err = doca_verbs_context_destroy(fc->dctx);
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_ERR("%s: close refused (objects still exist?): %s", context->device->name,
@@ -224,6 +310,7 @@ FRONT_EXPORT int ibv_close_device(struct ibv_context *context)
 		return front_fail(front_errno(err));
 	}
 	pthread_mutex_destroy(&fc->async_lock);
+	pthread_mutex_destroy(&fc->objs_lock);
 	pthread_mutex_destroy(&context->mutex);
 	free(fc);
 	return 0;

@@ -41,6 +41,7 @@ FRONT_EXPORT struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
 		return NULL;
 	}
 	pd->ibv.context = context;
+	front_track(context, &pd->link, FRONT_PD, &pd->ibv);
 	return &pd->ibv;
 }
 
@@ -54,6 +55,7 @@ FRONT_EXPORT int ibv_dealloc_pd(struct ibv_pd *ibv_pd)
 	err = doca_verbs_pd_destroy(pd->dpd);
 	if (err != DOCA_SUCCESS)
 		return front_fail(front_errno(err));
+	front_untrack(ibv_pd->context, &pd->link);
 	free(pd);
 	return 0;
 }
@@ -105,6 +107,7 @@ static struct ibv_mr *reg_mr(struct ibv_pd *ibv_pd, void *addr, size_t length, u
 	mr->ibv.lkey = lkey;
 	mr->ibv.rkey = rkey;
 	mr->ibv.handle = lkey;
+	front_track(ibv_pd->context, &mr->link, FRONT_MR, &mr->ibv);
 	return &mr->ibv;
 }
 
@@ -159,6 +162,7 @@ FRONT_EXPORT int ibv_dereg_mr(struct ibv_mr *ibv_mr)
 	err = opengda_mr_destroy(mr->dmr);
 	if (err != DOCA_SUCCESS)
 		return front_fail(front_errno(err));
+	front_untrack(ibv_mr->context, &mr->link);
 	free(mr);
 	return 0;
 }

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static doca_error_t init_attr_from_ibv(struct ibv_pd *pd, const struct ibv_qp_init_attr *in,
 				       struct doca_verbs_qp_init_attr *a, struct front_qp *qp)
@@ -34,7 +35,7 @@ static doca_error_t init_attr_from_ibv(struct ibv_pd *pd, const struct ibv_qp_in
 	return DOCA_SUCCESS;
 }
 
-FRONT_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init_attr)
+struct ibv_qp *front_qp_create(struct ibv_pd *pd, struct ibv_qp_init_attr_ex *init_attr, uint64_t send_ops_flags)
 {
 	struct doca_verbs_qp_init_attr a;
 	struct front_qp *qp;
@@ -55,22 +56,30 @@ FRONT_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_
 		errno = ENOMEM;
 		return NULL;
 	}
-	(void)init_attr_from_ibv(pd, init_attr, &a, qp);
+	(void)init_attr_from_ibv(pd, (const struct ibv_qp_init_attr *)init_attr, &a, qp);
 	err = doca_verbs_qp_create(front_ctx(pd->context)->dctx, &a, &qp->dqp);
 	if (err != DOCA_SUCCESS) {
 		free(qp);
 		errno = front_errno(err);
 		return NULL;
 	}
-	pthread_mutex_init(&qp->sq_lock, NULL);
-	pthread_mutex_init(&qp->rq_lock, NULL);
-	pthread_mutex_init(&qp->ibv.mutex, NULL);
-	pthread_cond_init(&qp->ibv.cond, NULL);
 	qp->cap.max_send_wr = qp->dqp->init.sq_wr;
 	qp->cap.max_recv_wr = qp->dqp->init.rq_wr;
 	qp->cap.max_send_sge = qp->dqp->init.send_max_sges;
 	qp->cap.max_recv_sge = init_attr->srq != NULL ? 0 : qp->dqp->init.receive_max_sges;
 	qp->cap.max_inline_data = qp->dqp->init.max_inline_data;
+	if (send_ops_flags != 0 && front_qp_ex_init(qp, send_ops_flags) != 0) {
+		int e = errno;
+
+		(void)doca_verbs_qp_destroy(qp->dqp);
+		free(qp);
+		errno = e;
+		return NULL;
+	}
+	pthread_mutex_init(&qp->sq_lock, NULL);
+	pthread_mutex_init(&qp->rq_lock, NULL);
+	pthread_mutex_init(&qp->ibv.mutex, NULL);
+	pthread_cond_init(&qp->ibv.cond, NULL);
 	qp->sq_sig_all = init_attr->sq_sig_all;
 	init_attr->cap = qp->cap;
 	qp->ibv.context = pd->context;
@@ -83,7 +92,25 @@ FRONT_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_
 	qp->ibv.qp_num = qp->dqp->qpn;
 	qp->ibv.state = IBV_QPS_RESET;
 	qp->ibv.qp_type = init_attr->qp_type;
+	front_track(pd->context, &qp->link, FRONT_QP, &qp->ibv);
 	return &qp->ibv;
+}
+
+FRONT_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *init_attr)
+{
+	struct ibv_qp_init_attr_ex ex;
+	struct ibv_qp *qp;
+
+	if (init_attr == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memset(&ex, 0, sizeof(ex));
+	memcpy(&ex, init_attr, sizeof(*init_attr)); /* the plain attributes are the extended ones' prefix */
+	qp = front_qp_create(pd, &ex, 0);
+	if (qp != NULL)
+		init_attr->cap = ex.cap;
+	return qp;
 }
 
 FRONT_EXPORT int ibv_destroy_qp(struct ibv_qp *ibv_qp)
@@ -96,6 +123,8 @@ FRONT_EXPORT int ibv_destroy_qp(struct ibv_qp *ibv_qp)
 	err = doca_verbs_qp_destroy(qp->dqp);
 	if (err != DOCA_SUCCESS)
 		return front_fail(front_errno(err));
+	front_untrack(ibv_qp->context, &qp->link);
+	front_qp_ex_fini(qp);
 	pthread_mutex_destroy(&qp->sq_lock);
 	pthread_mutex_destroy(&qp->rq_lock);
 	pthread_mutex_destroy(&qp->ibv.mutex);

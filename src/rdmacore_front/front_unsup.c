@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The rest of libibverbs' ABI: calls for what the software NIC does not model (UD address
- * handles, multicast, SRQs through the front end, the extended QP post API, ECE, importing
+ * handles from completions, multicast, SRQs through the front end, ECE, importing
  * objects of another process's context, the kernel's marshalling helpers). They exist so
  * that programs and libraries linked against rdma-core load (perftest and librdmacm bind
  * to them at start-up), and they fail the way rdma-core fails a call the provider lacks:
@@ -26,19 +26,6 @@ static void *unsupported_ptr(const char *what)
 	UNSUPPORTED(what);
 	errno = EOPNOTSUPP;
 	return NULL;
-}
-
-FRONT_EXPORT struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
-{
-	(void)pd;
-	(void)attr;
-	return unsupported_ptr("ibv_create_ah (UD QPs)");
-}
-
-FRONT_EXPORT int ibv_destroy_ah(struct ibv_ah *ah)
-{
-	(void)ah;
-	return unsupported_int("ibv_destroy_ah (UD QPs)");
 }
 
 FRONT_EXPORT int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc,
@@ -113,12 +100,6 @@ int front_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_
 		*bad_wr = wr;
 	UNSUPPORTED("ibv_post_srq_recv");
 	return EOPNOTSUPP;
-}
-
-FRONT_EXPORT struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
-{
-	(void)qp;
-	return unsupported_ptr("ibv_qp_to_qp_ex (the ibv_wr_* post API)");
 }
 
 FRONT_EXPORT int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr,
