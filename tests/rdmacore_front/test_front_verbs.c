@@ -6,6 +6,8 @@
  * other through the NIC's GID, carry every opcode; the bytes that land, the work completions
  * and the errors are checked.
  */
+#include "front_fixture.h"
+
 #include <infiniband/verbs.h>
 
 #include <errno.h>
@@ -16,199 +18,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
-
-#define BUF 8192
-#define WAIT_MS 5000
-
-struct side {
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-};
-
-struct fx {
-	struct ibv_device **list;
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *ch;
-	union ibv_gid gid;
-	struct side a, b;
-};
-
-static int open_dev(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	int n = 0;
-
-	assert_non_null(f);
-	f->list = ibv_get_device_list(&n);
-	assert_non_null(f->list);
-	assert_true(n >= 1);
-	f->ctx = ibv_open_device(f->list[0]);
-	assert_non_null(f->ctx);
-	f->pd = ibv_alloc_pd(f->ctx);
-	assert_non_null(f->pd);
-	assert_int_equal(ibv_query_gid(f->ctx, 1, 0, &f->gid), 0);
-	*state = f;
-	return 0;
-}
-
-static int close_dev(void **state)
-{
-	struct fx *f = *state;
-
-	assert_int_equal(ibv_dealloc_pd(f->pd), 0);
-	assert_int_equal(ibv_close_device(f->ctx), 0);
-	ibv_free_device_list(f->list);
-	free(f);
-	return 0;
-}
-
-static void side_create(struct fx *f, struct side *s, struct ibv_comp_channel *ch)
-{
-	struct ibv_qp_init_attr ia;
-	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-		     IBV_ACCESS_REMOTE_ATOMIC;
-
-	s->buf = aligned_alloc(64, BUF);
-	assert_non_null(s->buf);
-	memset(s->buf, 0, BUF);
-	s->mr = ibv_reg_mr(f->pd, s->buf, BUF, access);
-	assert_non_null(s->mr);
-	s->cq = ibv_create_cq(f->ctx, 64, s, ch, 0);
-	assert_non_null(s->cq);
-	assert_true(s->cq->cqe >= 64);
-	memset(&ia, 0, sizeof(ia));
-	ia.send_cq = s->cq;
-	ia.recv_cq = s->cq;
-	ia.cap.max_send_wr = 32;
-	ia.cap.max_recv_wr = 32;
-	ia.cap.max_send_sge = 2;
-	ia.cap.max_recv_sge = 2;
-	ia.cap.max_inline_data = 64;
-	ia.qp_type = IBV_QPT_RC;
-	s->qp = ibv_create_qp(f->pd, &ia);
-	assert_non_null(s->qp);
-	assert_true(ia.cap.max_send_wr >= 32);
-	assert_true(ia.cap.max_inline_data >= 64);
-	assert_int_equal(s->qp->state, IBV_QPS_RESET);
-}
-
-static void side_destroy(struct side *s)
-{
-	assert_int_equal(ibv_destroy_qp(s->qp), 0);
-	assert_int_equal(ibv_destroy_cq(s->cq), 0);
-	assert_int_equal(ibv_dereg_mr(s->mr), 0);
-	free(s->buf);
-}
-
-/* RST -> INIT -> RTR -> RTS with the masks ibv_rc_pingpong uses. */
-static void connect_qp(struct fx *f, struct ibv_qp *qp, uint32_t remote_qpn)
-{
-	struct ibv_qp_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
-	assert_int_equal(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS),
-			 0);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = remote_qpn;
-	a.rq_psn = 7;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = f->gid;
-	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.port_num = 1;
-	assert_int_equal(ibv_modify_qp(qp, &a,
-				       IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-					       IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER),
-			 0);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = 7;
-	a.max_rd_atomic = 1;
-	assert_int_equal(ibv_modify_qp(qp, &a,
-				       IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-					       IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC),
-			 0);
-	assert_int_equal(qp->state, IBV_QPS_RTS);
-}
-
-static int pair_up(void **state)
-{
-	struct fx *f;
-
-	open_dev(state);
-	f = *state;
-	f->ch = ibv_create_comp_channel(f->ctx);
-	assert_non_null(f->ch);
-	side_create(f, &f->a, NULL);
-	side_create(f, &f->b, f->ch);
-	connect_qp(f, f->a.qp, f->b.qp->qp_num);
-	connect_qp(f, f->b.qp, f->a.qp->qp_num);
-	return 0;
-}
-
-static int pair_down(void **state)
-{
-	struct fx *f = *state;
-
-	side_destroy(&f->a);
-	side_destroy(&f->b);
-	assert_int_equal(ibv_destroy_comp_channel(f->ch), 0);
-	return close_dev(state);
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-/* One completion within WAIT_MS (the test fails otherwise). */
-static struct ibv_wc poll_one(struct ibv_cq *cq)
-{
-	struct ibv_wc wc;
-	uint64_t end = now_ms() + WAIT_MS;
-	int n;
-
-	memset(&wc, 0, sizeof(wc));
-	while ((n = ibv_poll_cq(cq, 1, &wc)) == 0 && now_ms() < end)
-		;
-	assert_int_equal(n, 1);
-	return wc;
-}
-
-static void post(struct side *s, enum ibv_wr_opcode op, uint32_t off, uint32_t len, uint64_t raddr, uint32_t rkey,
-		 uint64_t wr_id)
-{
-	struct ibv_sge sge = {.addr = (uintptr_t)(s->buf + off), .length = len, .lkey = s->mr->lkey};
-	struct ibv_send_wr wr, *bad = NULL;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = wr_id;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = op;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	wr.wr.rdma.remote_addr = raddr;
-	wr.wr.rdma.rkey = rkey;
-	assert_int_equal(ibv_post_send(s->qp, &wr, &bad), 0);
-}
 
 static void test_device(void **state)
 {
@@ -349,24 +160,24 @@ static void test_write_read(void **state)
 
 	for (int i = 0; i < 4096; i++)
 		f->a.buf[i] = (uint8_t)(i * 7 + 1);
-	post(&f->a, IBV_WR_RDMA_WRITE, 0, 4096, (uintptr_t)f->b.buf + 1024, f->b.mr->rkey, 11);
-	wc = poll_one(f->a.cq);
+	fx_post(&f->a, IBV_WR_RDMA_WRITE, 0, 4096, (uintptr_t)f->b.buf + 1024, f->b.mr->rkey, 11);
+	wc = fx_poll_one(f->a.cq);
 	assert_int_equal(wc.status, IBV_WC_SUCCESS);
 	assert_int_equal(wc.opcode, IBV_WC_RDMA_WRITE);
 	assert_int_equal(wc.wr_id, 11);
 	assert_int_equal(wc.qp_num, f->a.qp->qp_num);
 	assert_memory_equal(f->b.buf + 1024, f->a.buf, 4096);
 	/* Read it back into another place. */
-	post(&f->a, IBV_WR_RDMA_READ, 4096, 4096, (uintptr_t)f->b.buf + 1024, f->b.mr->rkey, 12);
-	wc = poll_one(f->a.cq);
+	fx_post(&f->a, IBV_WR_RDMA_READ, 4096, 4096, (uintptr_t)f->b.buf + 1024, f->b.mr->rkey, 12);
+	wc = fx_poll_one(f->a.cq);
 	assert_int_equal(wc.status, IBV_WC_SUCCESS);
 	assert_int_equal(wc.opcode, IBV_WC_RDMA_READ);
 	assert_int_equal(wc.byte_len, 4096);
 	assert_memory_equal(f->a.buf + 4096, f->a.buf, 4096);
 	/* A wrong rkey: remote access error, nothing written. */
 	memset(f->b.buf + 6000, 0xee, 16);
-	post(&f->a, IBV_WR_RDMA_WRITE, 0, 16, (uintptr_t)f->b.buf + 6000, f->b.mr->rkey ^ 0x5a00, 13);
-	wc = poll_one(f->a.cq);
+	fx_post(&f->a, IBV_WR_RDMA_WRITE, 0, 16, (uintptr_t)f->b.buf + 6000, f->b.mr->rkey ^ 0x5a00, 13);
+	wc = fx_poll_one(f->a.cq);
 	assert_int_equal(wc.status, IBV_WC_REM_ACCESS_ERR);
 	assert_int_equal(wc.wr_id, 13);
 	assert_int_equal(f->b.buf[6000], 0xee);
@@ -399,16 +210,16 @@ static void test_send_recv_event(void **state)
 	swr.imm_data = htobe32(0x12345678);
 	swr.send_flags = IBV_SEND_SIGNALED;
 	assert_int_equal(ibv_post_send(f->a.qp, &swr, &sbad), 0);
-	wc = poll_one(f->a.cq);
+	wc = fx_poll_one(f->a.cq);
 	assert_int_equal(wc.status, IBV_WC_SUCCESS);
 	assert_int_equal(wc.opcode, IBV_WC_SEND);
 	/* The armed CQ raises its event: the channel fd becomes readable, ibv_get_cq_event names the CQ. */
-	assert_int_equal(poll(&p, 1, WAIT_MS), 1);
+	assert_int_equal(poll(&p, 1, FX_WAIT_MS), 1);
 	assert_int_equal(ibv_get_cq_event(f->ch, &ev_cq, &ev_ctx), 0);
 	assert_ptr_equal(ev_cq, f->b.cq);
 	assert_ptr_equal(ev_ctx, &f->b);
 	ibv_ack_cq_events(ev_cq, 1);
-	wc = poll_one(f->b.cq);
+	wc = fx_poll_one(f->b.cq);
 	assert_int_equal(wc.status, IBV_WC_SUCCESS);
 	assert_int_equal(wc.opcode, IBV_WC_RECV);
 	assert_int_equal(wc.wr_id, 77);
@@ -439,7 +250,7 @@ static void test_atomics(void **state)
 	wr.wr.atomic.rkey = f->b.mr->rkey;
 	wr.wr.atomic.compare_add = 2;
 	assert_int_equal(ibv_post_send(f->a.qp, &wr, &bad), 0);
-	wc = poll_one(f->a.cq);
+	wc = fx_poll_one(f->a.cq);
 	assert_int_equal(wc.status, IBV_WC_SUCCESS);
 	assert_int_equal(wc.opcode, IBV_WC_FETCH_ADD);
 	memcpy(&orig, f->a.buf, 8);
@@ -450,7 +261,7 @@ static void test_atomics(void **state)
 	wr.wr.atomic.compare_add = 42;
 	wr.wr.atomic.swap = 1000;
 	assert_int_equal(ibv_post_send(f->a.qp, &wr, &bad), 0);
-	wc = poll_one(f->a.cq);
+	wc = fx_poll_one(f->a.cq);
 	assert_int_equal(wc.status, IBV_WC_SUCCESS);
 	assert_int_equal(wc.opcode, IBV_WC_COMP_SWAP);
 	assert_int_equal(*target, 1000);
@@ -475,14 +286,14 @@ static void test_query_qp(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_device, open_dev, close_dev),
-		cmocka_unit_test_setup_teardown(test_unsupported, open_dev, close_dev),
-		cmocka_unit_test_setup_teardown(test_close_cleans_up, open_dev, close_dev),
-		cmocka_unit_test_setup_teardown(test_modify_errors, pair_up, pair_down),
-		cmocka_unit_test_setup_teardown(test_write_read, pair_up, pair_down),
-		cmocka_unit_test_setup_teardown(test_send_recv_event, pair_up, pair_down),
-		cmocka_unit_test_setup_teardown(test_atomics, pair_up, pair_down),
-		cmocka_unit_test_setup_teardown(test_query_qp, pair_up, pair_down),
+		cmocka_unit_test_setup_teardown(test_device, fx_open_dev, fx_close_dev),
+		cmocka_unit_test_setup_teardown(test_unsupported, fx_open_dev, fx_close_dev),
+		cmocka_unit_test_setup_teardown(test_close_cleans_up, fx_open_dev, fx_close_dev),
+		cmocka_unit_test_setup_teardown(test_modify_errors, fx_pair_up, fx_pair_down),
+		cmocka_unit_test_setup_teardown(test_write_read, fx_pair_up, fx_pair_down),
+		cmocka_unit_test_setup_teardown(test_send_recv_event, fx_pair_up, fx_pair_down),
+		cmocka_unit_test_setup_teardown(test_atomics, fx_pair_up, fx_pair_down),
+		cmocka_unit_test_setup_teardown(test_query_qp, fx_pair_up, fx_pair_down),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
