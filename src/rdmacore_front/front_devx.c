@@ -29,6 +29,12 @@
 #define EQE_CQ_ERROR_CQN 32u
 #define EQE_OBJ_NUM 56u
 #define MAX_EVENT_TYPES 16u
+/* rdma-core 50+ names it; older headers (44 here) lack it, programs built against newer ones pass it. */
+#ifdef MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED
+#define FRONT_UAR_NC_DEDICATED MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED
+#else
+#define FRONT_UAR_NC_DEDICATED (1u << 31)
+#endif
 
 struct mlx5dv_devx_obj {
 	struct ogda_devx *dev;
@@ -198,11 +204,9 @@ FRONT_EXPORT struct mlx5dv_devx_uar *ogda_front_mlx5dv_devx_alloc_uar(struct ibv
 	case MLX5DV_UAR_ALLOC_TYPE_NC:
 		type = OGDA_DEVX_UAR_NC;
 		break;
-#ifdef MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED
-	case MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED:
+	case FRONT_UAR_NC_DEDICATED:
 		type = OGDA_DEVX_UAR_NC_DEDICATED;
 		break;
-#endif
 	default:
 		OGDA_LOG_ERR("mlx5dv_devx_alloc_uar: flags 0x%x name no UAR type", flags);
 		errno = EINVAL;

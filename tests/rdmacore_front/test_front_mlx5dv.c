@@ -88,7 +88,7 @@ static void test_devx_resources(void **state)
 	struct mlx5dv_devx_umem_in uin;
 	struct mlx5dv_devx_event_channel *ch;
 	struct mlx5dv_devx_umem *umem;
-	struct mlx5dv_devx_uar *uar;
+	struct mlx5dv_devx_uar *uar, *uar2;
 	uint8_t evbuf[128];
 	uint32_t eqn = 0;
 	void *mem = aligned_alloc(4096, 8192);
@@ -108,6 +108,10 @@ static void test_devx_resources(void **state)
 	assert_non_null(uar);
 	assert_ptr_equal((uint8_t *)uar->reg_addr, (uint8_t *)uar->base_addr + 0x800);
 	assert_null(mlx5dv_devx_alloc_uar(f->ctx, 77));
+	/* The dedicated NC type of rdma-core 50+ (1 << 31), which our ConnectX path asks for. */
+	uar2 = mlx5dv_devx_alloc_uar(f->ctx, 1u << 31);
+	assert_non_null(uar2);
+	mlx5dv_devx_free_uar(uar2);
 	assert_int_equal(mlx5dv_devx_query_eqn(f->ctx, 0, &eqn), 0);
 	assert_int_equal(mlx5dv_devx_query_eqn(f->ctx, 1, &eqn), EINVAL);
 	ch = mlx5dv_devx_create_event_channel(f->ctx, 0);
