@@ -9,11 +9,11 @@ run=$1
 need_program ibv_devinfo
 need_program ibv_devices
 
-OPENGDA_SWNIC_COUNT=2 timeout "$FRONT_WAIT_S" "$run" ibv_devices >"$tmp/devices.out" 2>&1 || fail "ibv_devices failed"
+OPENGDA_SWNIC_COUNT=2 timeout "$FRONT_WAIT_S" "${run[@]}" ibv_devices >"$tmp/devices.out" 2>&1 || fail "ibv_devices failed"
 expect_re "$tmp/devices.out" '^[[:space:]]+mlx5_0[[:space:]]+0002c903[0-9a-f]{8}$'
 expect_re "$tmp/devices.out" '^[[:space:]]+mlx5_1[[:space:]]+0002c903[0-9a-f]{8}$'
 
-timeout "$FRONT_WAIT_S" "$run" ibv_devinfo -v >"$tmp/devinfo.out" 2>&1 || fail "ibv_devinfo -v failed"
+timeout "$FRONT_WAIT_S" "${run[@]}" ibv_devinfo -v >"$tmp/devinfo.out" 2>&1 || fail "ibv_devinfo -v failed"
 expect_re "$tmp/devinfo.out" $'^hca_id:\tmlx5_0$'
 expect_re "$tmp/devinfo.out" $'^\ttransport:\t+InfiniBand \\(0\\)$'
 expect_re "$tmp/devinfo.out" $'^\tvendor_id:\t+0x02c9$'

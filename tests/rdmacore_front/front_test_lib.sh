@@ -5,6 +5,14 @@
 
 FRONT_WAIT_S=${OGDA_FRONT_WAIT_S:-60}
 
+# $run: opengda-swnic-run, with OGDA_FRONT_PRELOAD (a sanitizer build's runtime) preloaded into
+# the program it starts and nothing else.
+if [ -n "${OGDA_FRONT_PRELOAD:-}" ]; then
+	run=(env "LD_PRELOAD=$OGDA_FRONT_PRELOAD" "$run")
+else
+	run=("$run")
+fi
+
 tmp=$(mktemp -d)
 spid=""
 cleanup() {
@@ -54,7 +62,7 @@ listening() {
 start_server() {
 	local port=$1 i
 	shift
-	timeout "$FRONT_WAIT_S" "$run" "$@" >"$tmp/server.out" 2>&1 &
+	timeout "$FRONT_WAIT_S" "${run[@]}" "$@" >"$tmp/server.out" 2>&1 &
 	spid=$!
 	for i in $(seq 300); do
 		listening "$port" && return 0

@@ -8,11 +8,11 @@ run=$1
 info=$2
 . "$(dirname "$0")/front_test_lib.sh"
 
-"$run" "$info" >"$tmp/front.out" 2>&1 || fail "opengda-info through the front end failed"
+"${run[@]}" "$info" >"$tmp/front.out" 2>&1 || fail "opengda-info through the front end failed"
 expect_re "$tmp/front.out" "^  rdma-core release +libibverbs 1\.14\.44 \(OpenGDA's rdma-core front end"
 expect_re "$tmp/front.out" "^  mlx5_0 +software NIC via the rdma-core front end$"
 expect_re "$tmp/front.out" "^    GID 0 +fd4f:4744:4101:"
-"$run" "$info" --json >"$tmp/front.json" 2>/dev/null || fail "opengda-info --json through the front end failed"
+"${run[@]}" "$info" --json >"$tmp/front.json" 2>/dev/null || fail "opengda-info --json through the front end failed"
 python3 - "$tmp/front.json" <<'PY' || fail "the JSON report does not show the front end"
 import json, sys
 d = json.load(open(sys.argv[1]))

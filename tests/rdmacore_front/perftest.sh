@@ -16,7 +16,7 @@ iters=200
 port=$(free_port)
 args=(-d mlx5_0 -x 0 -n "$iters" -p "$port" "$@")
 start_server "$port" "$prog" "${args[@]}"
-timeout "$FRONT_WAIT_S" "$run" "$prog" "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
+timeout "$FRONT_WAIT_S" "${run[@]}" "$prog" "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
 crc=$?
 wait_server
 [ "$crc" -eq 0 ] || fail "client exit status $crc"

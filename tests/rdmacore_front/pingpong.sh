@@ -14,7 +14,7 @@ iters=200
 port=$(free_port)
 args=(-g 0 -n "$iters" -s 4096 -c -p "$port" "$@")
 start_server "$port" ibv_rc_pingpong "${args[@]}"
-timeout "$FRONT_WAIT_S" "$run" ibv_rc_pingpong "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
+timeout "$FRONT_WAIT_S" "${run[@]}" ibv_rc_pingpong "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
 crc=$?
 wait_server
 [ "$crc" -eq 0 ] || fail "client exit status $crc"
