@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Shared by the front end's program tests: temporary files, a free TCP port, a server started
-# in the background and waited for until it listens, bounded waits, readable failures.
-# Sourced, not run. $1 of the sourcing script is opengda-swnic-run.
+# Shared by the front end's program tests, on top of the samples' library (temporary files,
+# cleanup, fail, wait_server): programs that may be missing, a free TCP port, a server started
+# in the background and waited for until it listens, the peer check of a two-process run.
+# Sourced, not run; the sourcing script sets $run to opengda-swnic-run first.
+. "$(dirname "${BASH_SOURCE[0]}")/../samples/sample_test_lib.sh"
 
 FRONT_WAIT_S=${OGDA_FRONT_WAIT_S:-60}
 
@@ -12,31 +14,6 @@ if [ -n "${OGDA_FRONT_PRELOAD:-}" ]; then
 else
 	run=("$run")
 fi
-
-tmp=$(mktemp -d)
-spid=""
-cleanup() {
-	if [ -n "$spid" ] && kill -0 "$spid" 2>/dev/null; then
-		kill "$spid" 2>/dev/null
-		wait "$spid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-dump() {
-	for f in "$tmp"/*.out; do
-		[ -s "$f" ] || continue
-		echo "---- $(basename "$f")"
-		cat "$f"
-	done
-}
-
-fail() {
-	echo "FAIL: $*"
-	dump
-	exit 1
-}
 
 # need_program <name>: exit 77 (skipped) when an rdma-core program is not installed.
 need_program() {
@@ -58,8 +35,8 @@ listening() {
 	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v p=":$hex" '$2 ~ p"$" && $4 == "0A" {f=1} END {exit !f}'
 }
 
-# start_server <port> <program> <args...>: runs it through the front end and waits until it listens.
-start_server() {
+# start_front_server <port> <program> <args...>: runs it through the front end and waits until it listens.
+start_front_server() {
 	local port=$1 i
 	shift
 	timeout "$FRONT_WAIT_S" "${run[@]}" "$@" >"$tmp/server.out" 2>&1 &
@@ -72,14 +49,18 @@ start_server() {
 	fail "the server did not listen on port $port"
 }
 
-# wait_server: waits for the server and sets $src to its exit status.
-wait_server() {
-	wait "$spid"
-	src=$?
-	spid=""
-}
-
 # expect_re <file> <extended regular expression>
 expect_re() {
 	grep -qE -- "$2" "$1" || fail "$(basename "$1") lacks a line matching: $2"
+}
+
+# expect_peers <extract>: "<extract> <file> local|remote" prints an end's identity (QPN, GID);
+# each end's remote must be the other end's local.
+expect_peers() {
+	local sl cl
+	sl=$("$1" "$tmp/server.out" local)
+	cl=$("$1" "$tmp/client.out" local)
+	[ -n "$sl" ] && [ -n "$cl" ] || fail "an end did not print its local address"
+	[ "$("$1" "$tmp/client.out" remote)" = "$sl" ] || fail "the client's remote is not the server"
+	[ "$("$1" "$tmp/server.out" remote)" = "$cl" ] || fail "the server's remote is not the client"
 }

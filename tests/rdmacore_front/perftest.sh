@@ -15,7 +15,7 @@ need_program "$prog"
 iters=200
 port=$(free_port)
 args=(-d mlx5_0 -x 0 -n "$iters" -p "$port" "$@")
-start_server "$port" "$prog" "${args[@]}"
+start_front_server "$port" "$prog" "${args[@]}"
 timeout "$FRONT_WAIT_S" "${run[@]}" "$prog" "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
 crc=$?
 wait_server
@@ -30,9 +30,5 @@ for side in server client; do
 done
 # " local address: LID 0000 QPN 0x..., PSN ..." -> "QPN 0x..."
 qpn() { sed -n "s/^ *$2 address: LID [0-9a-f]* \(QPN 0x[0-9a-f]*\) .*/\1/p" "$1"; }
-sl=$(qpn "$tmp/server.out" local)
-cl=$(qpn "$tmp/client.out" local)
-[ -n "$sl" ] && [ -n "$cl" ] || fail "an end did not print its local address"
-[ "$(qpn "$tmp/client.out" remote)" = "$sl" ] || fail "the client's remote QP is not the server's"
-[ "$(qpn "$tmp/server.out" remote)" = "$cl" ] || fail "the server's remote QP is not the client's"
+expect_peers qpn
 echo "PASS: $prog $* ($iters iterations of $bytes bytes, server and client)"
