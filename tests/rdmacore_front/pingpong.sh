@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# pingpong.sh <opengda-swnic-run> [extra args]: ibv_rc_pingpong (Debian's ibverbs-utils) as
-# server and client processes on two software NICs. They exchange LID/QPN/PSN/GID over TCP
+# pingpong.sh <opengda-swnic-run> <ibv_rc_pingpong | ibv_uc_pingpong> [extra args]: rdma-core's
+# pingpong (Debian's ibverbs-utils) as server and client processes on two software NICs. They exchange LID/QPN/PSN/GID over TCP
 # and ping-pong SENDs of 4 KiB (with --chk: each end checks the bytes it received). Both
 # must exit 0, report the iterations, and each must name the other's QPN and GID as remote.
 set -u
 run=$1
-shift
+prog=$2
+shift 2
 . "$(dirname "$0")/front_test_lib.sh"
-need_program ibv_rc_pingpong
+need_program "$prog"
 
 iters=200
 port=$(free_port)
 args=(-g 0 -n "$iters" -s 4096 -c -p "$port" "$@")
-start_front_server "$port" ibv_rc_pingpong "${args[@]}"
-timeout "$FRONT_WAIT_S" "${run[@]}" ibv_rc_pingpong "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
+start_front_server "$port" "$prog" "${args[@]}"
+timeout "$FRONT_WAIT_S" "${run[@]}" "$prog" "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
 crc=$?
 wait_server
 [ "$crc" -eq 0 ] || fail "client exit status $crc"
@@ -27,4 +28,4 @@ done
 addr() { sed -n "s/^ *$2 address: *LID 0x[0-9a-f]*, \(QPN 0x[0-9a-f]*\), PSN 0x[0-9a-f]*, GID \(.*\)$/\1 \2/p" "$1"; }
 expect_peers addr
 case "$(addr "$tmp/server.out" local)" in *" fd4f:4744:4101:"*) ;; *) fail "the server's GID is not a software NIC GID" ;; esac
-echo "PASS: ibv_rc_pingpong $* ($iters iterations, server and client)"
+echo "PASS: $prog $* ($iters iterations, server and client)"
