@@ -16,6 +16,7 @@
  *   front_qp.c      QPs: create, modify, query, destroy, post_send / post_recv
  *   front_qp_ex.c   ibv_create_qp_ex and the ibv_wr_* post API
  *   front_attr.c    ibv_qp_attr <-> DOCA Verbs QP attributes
+ *   front_srq.c     SRQs: linked-list RMPs posted and freed as libmlx5 does
  *   front_ah.c      address handles (RoCE; what mlx5dv_init_obj shows of them)
  *   front_dv.c      mlx5dv: device calls, mlx5dv_init_obj
  *   front_devx.c    mlx5dv DevX: PRM commands, UMEMs, UARs, EQN, event channels
@@ -54,6 +55,7 @@
 enum front_kind {
 	FRONT_QP,
 	FRONT_AH,
+	FRONT_SRQ,
 	FRONT_CQ,
 	FRONT_CH,
 	FRONT_MR,
@@ -109,7 +111,15 @@ struct front_cq {
 
 struct front_srq {
 	struct ibv_srq ibv;
+	struct front_link link;
 	struct doca_verbs_srq *dsrq;
+	pthread_mutex_t lock;         /* posting and freeing (front_srq.c) */
+	uint8_t *ring;                /* nwqe WQEs of stride bytes: next segment + max_sge data segments */
+	uint32_t nwqe, stride, max_sge;
+	uint32_t *dbr;                /* word 0: producer counter (big-endian) */
+	uint64_t *wrid;               /* per WQE index */
+	uint32_t head, tail;          /* free chain: head is filled next; tail stays free */
+	uint16_t counter;             /* WQEs posted */
 };
 
 /* Work requests of an ibv_wr_start .. ibv_wr_complete batch (front_qp_ex.c). */
@@ -184,6 +194,10 @@ struct ibv_qp *front_qp_create(struct ibv_pd *pd, struct ibv_qp_init_attr_ex *at
 int front_qp_ex_init(struct front_qp *qp, uint64_t send_ops_flags);
 void front_qp_ex_fini(struct front_qp *qp);
 struct ibv_qp *front_create_qp_ex_op(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr);
+
+/* front_srq.c: a receive completion of an SRQ QP: the caller's wr_id, and the WQE freed. */
+void front_srq_complete(struct front_srq *s, struct ibv_wc *wc);
+int front_get_srq_num_op(struct ibv_srq *srq, uint32_t *srq_num);
 
 /* front_ah.c: the address vector of an AH for mlx5dv_init_obj. */
 int front_ah_init_obj(struct ibv_ah *in, struct mlx5dv_ah *out);

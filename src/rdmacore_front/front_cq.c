@@ -10,6 +10,7 @@
 
 #include "core/log.h"
 #include "doca_verbs_bridge.h"
+#include "verbs/verbs_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -149,6 +150,15 @@ int front_poll_cq(struct ibv_cq *ibv_cq, int num_entries, struct ibv_wc *wc)
 		return -EINVAL;
 	pthread_mutex_lock(&cq->poll_lock);
 	n = doca_verbs_bridge_poll_cq(cq->dcq, num_entries, wc);
+	for (int i = 0; i < n; i++) {
+		struct doca_verbs_qp *dqp;
+
+		if ((wc[i].opcode & IBV_WC_RECV) == 0)
+			continue;
+		dqp = verbs_cq_find_qp(cq->dcq, wc[i].qp_num);
+		if (dqp != NULL && dqp->init.srq != NULL) /* the bridge names the SRQ WQE: back to wr_id */
+			front_srq_complete((struct front_srq *)((struct front_qp *)dqp->init.qp_context)->ibv.srq, &wc[i]);
+	}
 	pthread_mutex_unlock(&cq->poll_lock);
 	return n;
 }

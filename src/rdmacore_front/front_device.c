@@ -112,6 +112,8 @@ static int destroy_obj(enum front_kind kind, void *obj)
 		return ibv_destroy_qp(obj);
 	case FRONT_AH:
 		return ibv_destroy_ah(obj);
+	case FRONT_SRQ:
+		return ibv_destroy_srq(obj);
 	case FRONT_CQ:
 		return ibv_destroy_cq(obj);
 	case FRONT_CH:
@@ -230,6 +232,7 @@ static void ops_init(struct front_context *fc)
 	fc->vctx.query_port = front_query_port_op;
 	fc->vctx.query_device_ex = front_query_device_ex_op;
 	fc->vctx.create_qp_ex = front_create_qp_ex_op;
+	fc->vctx.get_srq_num = front_get_srq_num_op;
 	fc->vctx.sz = sizeof(fc->vctx);
 	c->abi_compat = __VERBS_ABI_IS_EXTENDED;
 }

@@ -65,43 +65,6 @@ FRONT_EXPORT int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, u
 	return unsupported_int("ibv_detach_mcast");
 }
 
-FRONT_EXPORT struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)
-{
-	(void)pd;
-	(void)srq_init_attr;
-	return unsupported_ptr("ibv_create_srq");
-}
-
-FRONT_EXPORT int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)
-{
-	(void)srq;
-	(void)srq_attr;
-	(void)srq_attr_mask;
-	return unsupported_int("ibv_modify_srq");
-}
-
-FRONT_EXPORT int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)
-{
-	(void)srq;
-	(void)srq_attr;
-	return unsupported_int("ibv_query_srq");
-}
-
-FRONT_EXPORT int ibv_destroy_srq(struct ibv_srq *srq)
-{
-	(void)srq;
-	return unsupported_int("ibv_destroy_srq");
-}
-
-int front_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
-{
-	(void)srq;
-	if (bad_wr != NULL)
-		*bad_wr = wr;
-	UNSUPPORTED("ibv_post_srq_recv");
-	return EOPNOTSUPP;
-}
-
 FRONT_EXPORT int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr,
 					     uint8_t eth_mac[ETHERNET_LL_SIZE], uint16_t *vid)
 {

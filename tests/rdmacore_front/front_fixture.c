@@ -79,7 +79,7 @@ static void side_destroy(struct fx_side *s)
 }
 
 /* RST -> INIT -> RTR -> RTS with the masks ibv_rc_pingpong uses. */
-static void connect_qp(struct fx *f, struct ibv_qp *qp, uint32_t remote_qpn)
+void fx_connect_qp(struct fx *f, struct ibv_qp *qp, uint32_t remote_qpn)
 {
 	struct ibv_qp_attr a;
 
@@ -128,8 +128,8 @@ int fx_pair_up(void **state)
 	assert_non_null(f->ch);
 	side_create(f, &f->a, NULL);
 	side_create(f, &f->b, f->ch);
-	connect_qp(f, f->a.qp, f->b.qp->qp_num);
-	connect_qp(f, f->b.qp, f->a.qp->qp_num);
+	fx_connect_qp(f, f->a.qp, f->b.qp->qp_num);
+	fx_connect_qp(f, f->b.qp, f->a.qp->qp_num);
 	return 0;
 }
 

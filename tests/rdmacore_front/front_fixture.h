@@ -36,6 +36,8 @@ int fx_close_dev(void **state);
 int fx_pair_up(void **state);
 int fx_pair_down(void **state);
 
+/* RST -> INIT -> RTR -> RTS towards remote_qpn on this NIC, with the masks ibv_rc_pingpong uses. */
+void fx_connect_qp(struct fx *f, struct ibv_qp *qp, uint32_t remote_qpn);
 /* Monotonic milliseconds. */
 uint64_t fx_now_ms(void);
 /* One completion of cq within FX_WAIT_MS (the test fails otherwise). */

@@ -68,8 +68,8 @@ static void test_unsupported(void **state)
 	assert_int_equal(errno, EOPNOTSUPP);
 	memset(&sa, 0, sizeof(sa));
 	errno = 0;
-	assert_null(ibv_create_srq(f->pd, &sa));
-	assert_int_equal(errno, EOPNOTSUPP);
+	assert_null(ibv_create_srq(f->pd, &sa)); /* max_wr 0 */
+	assert_int_equal(errno, EINVAL);
 	/* RoCE: an AH without the GRH cannot name its destination. */
 	memset(&ah, 0, sizeof(ah));
 	errno = 0;
@@ -283,6 +283,86 @@ static void test_query_qp(void **state)
 	assert_memory_equal(a.ah_attr.grh.dgid.raw, f->gid.raw, 16);
 }
 
+/* A QP on an SRQ: receives come from the SRQ in posting order, its WQEs are reused after completion. */
+static void test_srq(void **state)
+{
+	struct fx *f = *state;
+	struct ibv_srq_init_attr sa;
+	struct ibv_qp_init_attr ia;
+	struct ibv_recv_wr rwr, *rbad = NULL;
+	struct ibv_sge rsge;
+	struct ibv_srq *srq;
+	struct ibv_qp *x, *y;
+	uint32_t srqn = 0, max_wr;
+	int posted = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.attr.max_wr = 3;
+	sa.attr.max_sge = 1;
+	srq = ibv_create_srq(f->pd, &sa);
+	assert_non_null(srq);
+	assert_true(sa.attr.max_wr >= 3);
+	max_wr = sa.attr.max_wr;
+	assert_int_equal(ibv_get_srq_num(srq, &srqn), 0);
+	assert_int_equal(srqn, srq->handle);
+	memset(&ia, 0, sizeof(ia));
+	ia.send_cq = f->a.cq;
+	ia.recv_cq = f->a.cq;
+	ia.cap.max_send_wr = 16;
+	ia.qp_type = IBV_QPT_RC;
+	x = ibv_create_qp(f->pd, &ia);
+	assert_non_null(x);
+	ia.send_cq = f->b.cq;
+	ia.recv_cq = f->b.cq;
+	ia.srq = srq;
+	y = ibv_create_qp(f->pd, &ia);
+	assert_non_null(y);
+	fx_connect_qp(f, x, y->qp_num);
+	fx_connect_qp(f, y, x->qp_num);
+	/* Fill the SRQ: one more is refused. */
+	memset(&rwr, 0, sizeof(rwr));
+	rwr.sg_list = &rsge;
+	rwr.num_sge = 1;
+	for (uint32_t i = 0; i <= max_wr; i++) {
+		rsge.addr = (uintptr_t)f->b.buf + 256 * i;
+		rsge.length = 256;
+		rsge.lkey = f->b.mr->lkey;
+		rwr.wr_id = 500 + i;
+		assert_int_equal(ibv_post_srq_recv(srq, &rwr, &rbad), i < max_wr ? 0 : ENOMEM);
+	}
+	/* Three rounds through the ring: each message lands in the next buffer, named by its wr_id. */
+	for (int m = 0; m < (int)max_wr * 3; m++) {
+		struct ibv_sge ssge = {.addr = (uintptr_t)f->a.buf, .length = 64, .lkey = f->a.mr->lkey};
+		struct ibv_send_wr swr, *sbad = NULL;
+		uint32_t slot = (uint32_t)m % max_wr;
+		struct ibv_wc wc;
+
+		memset(f->a.buf, 0x40 + m, 64);
+		memset(&swr, 0, sizeof(swr));
+		swr.sg_list = &ssge;
+		swr.num_sge = 1;
+		swr.opcode = IBV_WR_SEND;
+		swr.send_flags = IBV_SEND_SIGNALED;
+		assert_int_equal(ibv_post_send(x, &swr, &sbad), 0);
+		assert_int_equal(fx_poll_one(f->a.cq).status, IBV_WC_SUCCESS);
+		wc = fx_poll_one(f->b.cq);
+		assert_int_equal(wc.status, IBV_WC_SUCCESS);
+		assert_int_equal(wc.opcode, IBV_WC_RECV);
+		assert_int_equal(wc.qp_num, y->qp_num);
+		assert_int_equal(wc.wr_id, 500 + (m < (int)max_wr ? (uint32_t)m : 1000u + (uint32_t)m));
+		assert_int_equal(f->b.buf[256 * slot], 0x40 + m);
+		/* Repost the buffer (a new wr_id): the freed WQE is used again. */
+		rsge.addr = (uintptr_t)f->b.buf + 256 * slot;
+		rwr.wr_id = 500 + 1000u + (uint32_t)m + max_wr;
+		posted++;
+		assert_int_equal(ibv_post_srq_recv(srq, &rwr, &rbad), 0);
+	}
+	assert_int_equal(posted, (int)max_wr * 3);
+	assert_int_equal(ibv_destroy_qp(y), 0);
+	assert_int_equal(ibv_destroy_qp(x), 0);
+	assert_int_equal(ibv_destroy_srq(srq), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +374,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_send_recv_event, fx_pair_up, fx_pair_down),
 		cmocka_unit_test_setup_teardown(test_atomics, fx_pair_up, fx_pair_down),
 		cmocka_unit_test_setup_teardown(test_query_qp, fx_pair_up, fx_pair_down),
+		cmocka_unit_test_setup_teardown(test_srq, fx_pair_up, fx_pair_down),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
