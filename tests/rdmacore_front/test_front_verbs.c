@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -363,6 +364,30 @@ static void test_srq(void **state)
 	assert_int_equal(ibv_destroy_srq(srq), 0);
 }
 
+/* A remote access violation: the responder QP's async event arrives on the context's async fd. */
+static void test_async_event(void **state)
+{
+	struct fx *f = *state;
+	struct pollfd p = {.fd = f->ctx->async_fd, .events = POLLIN};
+	struct ibv_async_event ev;
+	bool seen = false;
+
+	fx_post(&f->a, IBV_WR_RDMA_WRITE, 0, 16, (uintptr_t)f->b.buf, f->b.mr->rkey ^ 0x5a00, 1);
+	assert_int_equal(fx_poll_one(f->a.cq).status, IBV_WC_REM_ACCESS_ERR);
+	for (int i = 0; i < 4 && !seen; i++) {
+		if (poll(&p, 1, FX_WAIT_MS) != 1)
+			break;
+		assert_int_equal(ibv_get_async_event(f->ctx, &ev), 0);
+		if (ev.event_type == IBV_EVENT_QP_ACCESS_ERR) {
+			assert_ptr_equal(ev.element.qp, f->b.qp);
+			seen = true;
+		}
+		ibv_ack_async_event(&ev);
+	}
+	assert_true(seen);
+	assert_string_equal(ibv_event_type_str(IBV_EVENT_QP_ACCESS_ERR), "local access violation work queue error");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +400,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_atomics, fx_pair_up, fx_pair_down),
 		cmocka_unit_test_setup_teardown(test_query_qp, fx_pair_up, fx_pair_down),
 		cmocka_unit_test_setup_teardown(test_srq, fx_pair_up, fx_pair_down),
+		cmocka_unit_test_setup_teardown(test_async_event, fx_pair_up, fx_pair_down),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
