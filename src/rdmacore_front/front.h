@@ -13,6 +13,7 @@
  *   front_query.c   device, port, GID, P_Key queries (+ _ex)
  *   front_pd_mr.c   PDs and MRs
  *   front_cq.c      CQs, completion channels, notification, polling
+ *   front_cq_ex.c   ibv_create_cq_ex and its start / next / end poll and read ops
  *   front_qp.c      QPs: create, modify, query, destroy, post_send / post_recv
  *   front_qp_ex.c   ibv_create_qp_ex and the ibv_wr_* post API
  *   front_attr.c    ibv_qp_attr <-> DOCA Verbs QP attributes
@@ -103,10 +104,15 @@ struct front_comp_channel {
 };
 
 struct front_cq {
-	struct ibv_cq ibv;
+	union {
+		struct ibv_cq ibv;
+		struct ibv_cq_ex ibvx;    /* its head is ibv's; the poll ops are set by ibv_create_cq_ex */
+	};
 	struct front_link link;
 	struct doca_verbs_cq *dcq;
-	pthread_mutex_t poll_lock;    /* ibv_poll_cq is thread-safe in libmlx5: one poller at a time */
+	pthread_mutex_t poll_lock;    /* ibv_poll_cq is thread-safe in libmlx5: one poller at a time;
+					 held from ibv_start_poll to ibv_end_poll */
+	struct ibv_wc cur;            /* ibv_cq_ex: the completion the read_* ops report */
 };
 
 struct front_srq {
@@ -194,6 +200,11 @@ struct ibv_qp *front_qp_create(struct ibv_pd *pd, struct ibv_qp_init_attr_ex *at
 int front_qp_ex_init(struct front_qp *qp, uint64_t send_ops_flags);
 void front_qp_ex_fini(struct front_qp *qp);
 struct ibv_qp *front_create_qp_ex_op(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr);
+
+/* front_cq.c: polls with poll_lock held (SRQ wr_ids mapped back). */
+int front_poll_cq_locked(struct front_cq *cq, int num_entries, struct ibv_wc *wc);
+/* front_cq_ex.c: ibv_create_cq_ex (verbs_context op). */
+struct ibv_cq_ex *front_create_cq_ex_op(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr);
 
 /* front_srq.c: a receive completion of an SRQ QP: the caller's wr_id, and the WQE freed. */
 void front_srq_complete(struct front_srq *s, struct ibv_wc *wc);

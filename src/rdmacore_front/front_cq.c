@@ -141,15 +141,10 @@ FRONT_EXPORT int ibv_resize_cq(struct ibv_cq *cq, int cqe)
 	return front_fail(EOPNOTSUPP);
 }
 
-int front_poll_cq(struct ibv_cq *ibv_cq, int num_entries, struct ibv_wc *wc)
+int front_poll_cq_locked(struct front_cq *cq, int num_entries, struct ibv_wc *wc)
 {
-	struct front_cq *cq = (struct front_cq *)ibv_cq;
-	int n;
+	int n = doca_verbs_bridge_poll_cq(cq->dcq, num_entries, wc);
 
-	if (cq == NULL || num_entries < 0 || (num_entries > 0 && wc == NULL))
-		return -EINVAL;
-	pthread_mutex_lock(&cq->poll_lock);
-	n = doca_verbs_bridge_poll_cq(cq->dcq, num_entries, wc);
 	for (int i = 0; i < n; i++) {
 		struct doca_verbs_qp *dqp;
 
@@ -159,6 +154,18 @@ int front_poll_cq(struct ibv_cq *ibv_cq, int num_entries, struct ibv_wc *wc)
 		if (dqp != NULL && dqp->init.srq != NULL) /* the bridge names the SRQ WQE: back to wr_id */
 			front_srq_complete((struct front_srq *)((struct front_qp *)dqp->init.qp_context)->ibv.srq, &wc[i]);
 	}
+	return n;
+}
+
+int front_poll_cq(struct ibv_cq *ibv_cq, int num_entries, struct ibv_wc *wc)
+{
+	struct front_cq *cq = (struct front_cq *)ibv_cq;
+	int n;
+
+	if (cq == NULL || num_entries < 0 || (num_entries > 0 && wc == NULL))
+		return -EINVAL;
+	pthread_mutex_lock(&cq->poll_lock);
+	n = front_poll_cq_locked(cq, num_entries, wc);
 	pthread_mutex_unlock(&cq->poll_lock);
 	return n;
 }

@@ -233,6 +233,7 @@ static void ops_init(struct front_context *fc)
 	fc->vctx.query_device_ex = front_query_device_ex_op;
 	fc->vctx.create_qp_ex = front_create_qp_ex_op;
 	fc->vctx.get_srq_num = front_get_srq_num_op;
+	fc->vctx.create_cq_ex = front_create_cq_ex_op;
 	fc->vctx.sz = sizeof(fc->vctx);
 	c->abi_compat = __VERBS_ABI_IS_EXTENDED;
 }
