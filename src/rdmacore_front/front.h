@@ -21,6 +21,7 @@
  *   front_ah.c      address handles (RoCE; what mlx5dv_init_obj shows of them)
  *   front_dv.c      mlx5dv: device calls, mlx5dv_init_obj
  *   front_devx.c    mlx5dv DevX: PRM commands, UMEMs, UARs, EQN, event channels
+ *   front_devx_ibv.c  mlx5dv_devx_{qp,cq,srq}_{query,modify} on objects made through ibv_*
  *   front_async.c   async events
  *   front_str.c     the *_str helpers
  *   front_unsup.c   the rest of the ABI: EOPNOTSUPP, never a crash
@@ -200,6 +201,10 @@ struct ibv_qp *front_qp_create(struct ibv_pd *pd, struct ibv_qp_init_attr_ex *at
 int front_qp_ex_init(struct front_qp *qp, uint64_t send_ops_flags);
 void front_qp_ex_fini(struct front_qp *qp);
 struct ibv_qp *front_create_qp_ex_op(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr);
+
+/* front_devx.c: errno of a DevX command op: EREMOTEIO when the device executed it with a bad
+ * status (the out mailbox says which), else the DOCA error's errno. */
+int front_devx_errno(doca_error_t err, const void *out, size_t outlen);
 
 /* front_cq.c: polls with poll_lock held (SRQ wr_ids mapped back). */
 int front_poll_cq_locked(struct front_cq *cq, int num_entries, struct ibv_wc *wc);

@@ -64,8 +64,7 @@ static struct ogda_devx *ctx_devx(struct ibv_context *context)
 	return front_ctx(context)->dctx->devx;
 }
 
-/* errno of a command op: EREMOTEIO when the device executed it with a bad status. */
-static int cmd_errno(doca_error_t err, const void *out, size_t outlen)
+int front_devx_errno(doca_error_t err, const void *out, size_t outlen)
 {
 	uint8_t status = 0;
 
@@ -85,7 +84,7 @@ FRONT_EXPORT int ogda_front_mlx5dv_devx_general_cmd(struct ibv_context *context,
 	if (context == NULL || in == NULL || out == NULL)
 		return front_fail(EINVAL);
 	dev = ctx_devx(context);
-	return front_fail(cmd_errno(dev->ops->general_cmd(dev, in, inlen, out, outlen), out, outlen));
+	return front_fail(front_devx_errno(dev->ops->general_cmd(dev, in, inlen, out, outlen), out, outlen));
 }
 
 FRONT_EXPORT struct mlx5dv_devx_obj *ogda_front_mlx5dv_devx_obj_create(struct ibv_context *context, const void *in,
@@ -106,7 +105,7 @@ FRONT_EXPORT struct mlx5dv_devx_obj *ogda_front_mlx5dv_devx_obj_create(struct ib
 	o->dev = ctx_devx(context);
 	err = o->dev->ops->obj_create(o->dev, in, inlen, out, outlen, &o->obj);
 	if (err != DOCA_SUCCESS) {
-		errno = cmd_errno(err, out, outlen);
+		errno = front_devx_errno(err, out, outlen);
 		free(o);
 		return NULL;
 	}
@@ -118,7 +117,7 @@ FRONT_EXPORT int ogda_front_mlx5dv_devx_obj_modify(struct mlx5dv_devx_obj *obj, 
 {
 	if (obj == NULL || in == NULL || out == NULL)
 		return front_fail(EINVAL);
-	return front_fail(cmd_errno(obj->dev->ops->obj_modify(obj->obj, in, inlen, out, outlen), out, outlen));
+	return front_fail(front_devx_errno(obj->dev->ops->obj_modify(obj->obj, in, inlen, out, outlen), out, outlen));
 }
 
 FRONT_EXPORT int ogda_front_mlx5dv_devx_obj_query(struct mlx5dv_devx_obj *obj, const void *in, size_t inlen,
@@ -126,7 +125,7 @@ FRONT_EXPORT int ogda_front_mlx5dv_devx_obj_query(struct mlx5dv_devx_obj *obj, c
 {
 	if (obj == NULL || in == NULL || out == NULL)
 		return front_fail(EINVAL);
-	return front_fail(cmd_errno(obj->dev->ops->obj_query(obj->obj, in, inlen, out, outlen), out, outlen));
+	return front_fail(front_devx_errno(obj->dev->ops->obj_query(obj->obj, in, inlen, out, outlen), out, outlen));
 }
 
 FRONT_EXPORT int ogda_front_mlx5dv_devx_obj_destroy(struct mlx5dv_devx_obj *obj)

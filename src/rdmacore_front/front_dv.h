@@ -46,6 +46,14 @@ int ogda_front_mlx5dv_devx_subscribe_devx_event(struct mlx5dv_devx_event_channel
 ssize_t ogda_front_mlx5dv_devx_get_event(struct mlx5dv_devx_event_channel *channel,
 					 struct mlx5dv_devx_async_event_hdr *event_data, size_t event_resp_len);
 
+/* PRM query (query true) or modify commands on a QP / CQ / SRQ made through ibv_* calls. */
+int ogda_front_mlx5dv_devx_qp_cmd(struct ibv_qp *qp, bool query, const void *in, size_t inlen, void *out,
+				  size_t outlen);
+int ogda_front_mlx5dv_devx_cq_cmd(struct ibv_cq *cq, bool query, const void *in, size_t inlen, void *out,
+				  size_t outlen);
+int ogda_front_mlx5dv_devx_srq_cmd(struct ibv_srq *srq, bool query, const void *in, size_t inlen, void *out,
+				   size_t outlen);
+
 /* An mlx5dv call the front end does not provide: logs it, sets errno to EOPNOTSUPP. */
 void ogda_front_mlx5dv_unsupported(const char *what);
 

@@ -114,6 +114,36 @@ EXPORT ssize_t mlx5dv_devx_get_event(struct mlx5dv_devx_event_channel *channel,
 	return ogda_front_mlx5dv_devx_get_event(channel, event_data, event_resp_len);
 }
 
+EXPORT int mlx5dv_devx_qp_query(struct ibv_qp *qp, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	return ogda_front_mlx5dv_devx_qp_cmd(qp, true, in, inlen, out, outlen);
+}
+
+EXPORT int mlx5dv_devx_qp_modify(struct ibv_qp *qp, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	return ogda_front_mlx5dv_devx_qp_cmd(qp, false, in, inlen, out, outlen);
+}
+
+EXPORT int mlx5dv_devx_cq_query(struct ibv_cq *cq, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	return ogda_front_mlx5dv_devx_cq_cmd(cq, true, in, inlen, out, outlen);
+}
+
+EXPORT int mlx5dv_devx_cq_modify(struct ibv_cq *cq, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	return ogda_front_mlx5dv_devx_cq_cmd(cq, false, in, inlen, out, outlen);
+}
+
+EXPORT int mlx5dv_devx_srq_query(struct ibv_srq *srq, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	return ogda_front_mlx5dv_devx_srq_cmd(srq, true, in, inlen, out, outlen);
+}
+
+EXPORT int mlx5dv_devx_srq_modify(struct ibv_srq *srq, const void *in, size_t inlen, void *out, size_t outlen)
+{
+	return ogda_front_mlx5dv_devx_srq_cmd(srq, false, in, inlen, out, outlen);
+}
+
 /* ---- not modelled ---- */
 
 EXPORT struct ibv_qp *mlx5dv_create_qp(struct ibv_context *context, struct ibv_qp_init_attr_ex *qp_attr,

@@ -191,6 +191,32 @@ static void test_own_wqe(void **state)
 	assert_memory_equal(f->b.buf + 2048, f->a.buf, 512);
 }
 
+/* PRM queries on objects made through ibv_*: QUERY_QP shows the QP in RTS; naming another QP is refused. */
+static void test_devx_on_verbs_objects(void **state)
+{
+	struct fx *f = *state;
+	uint8_t in[CMD_HDR];
+	uint8_t *out = calloc(1, 0x400);
+
+	assert_non_null(out);
+	cmd_in(in, 0x50b /* QUERY_QP */, 0);
+	in[9] = (uint8_t)(f->a.qp->qp_num >> 16);
+	in[10] = (uint8_t)(f->a.qp->qp_num >> 8);
+	in[11] = (uint8_t)f->a.qp->qp_num;
+	assert_int_equal(mlx5dv_devx_qp_query(f->a.qp, in, sizeof(in), out, 0x400), 0);
+	assert_int_equal(out[0], 0);
+	assert_int_equal(out[0x18] >> 4, 3); /* qpc.state: RTS */
+	assert_int_equal(mlx5dv_devx_qp_query(f->b.qp, in, sizeof(in), out, 0x400), EINVAL);
+	cmd_in(in, 0x402 /* QUERY_CQ */, 0);
+	in[9] = (uint8_t)(f->a.cq->handle >> 16);
+	in[10] = (uint8_t)(f->a.cq->handle >> 8);
+	in[11] = (uint8_t)f->a.cq->handle;
+	memset(out, 0xff, 0x400);
+	assert_int_equal(mlx5dv_devx_cq_query(f->a.cq, in, sizeof(in), out, 0x400), 0);
+	assert_int_equal(out[0], 0);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +224,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_general_cmd, fx_open_dev, fx_close_dev),
 		cmocka_unit_test_setup_teardown(test_devx_resources, fx_open_dev, fx_close_dev),
 		cmocka_unit_test_setup_teardown(test_own_wqe, fx_pair_up, fx_pair_down),
+		cmocka_unit_test_setup_teardown(test_devx_on_verbs_objects, fx_pair_up, fx_pair_down),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
