@@ -64,3 +64,17 @@ expect_peers() {
 	[ "$("$1" "$tmp/client.out" remote)" = "$sl" ] || fail "the client's remote is not the server"
 	[ "$("$1" "$tmp/server.out" remote)" = "$cl" ] || fail "the server's remote is not the client"
 }
+
+# run_pair <port> <program> <args...>: the program as server (through the front end, waited for
+# until it listens on port) and as client of 127.0.0.1; both must exit 0. Outputs in
+# $tmp/server.out and $tmp/client.out.
+run_pair() {
+	local port=$1 crc
+	shift
+	start_front_server "$port" "$@"
+	timeout "$FRONT_WAIT_S" "${run[@]}" "$@" 127.0.0.1 >"$tmp/client.out" 2>&1
+	crc=$?
+	wait_server
+	[ "$crc" -eq 0 ] || fail "client exit status $crc"
+	[ "$src" -eq 0 ] || fail "server exit status $src"
+}

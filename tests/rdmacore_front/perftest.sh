@@ -15,12 +15,7 @@ need_program "$prog"
 iters=200
 port=$(free_port)
 args=(-d mlx5_0 -x 0 -n "$iters" -p "$port" "$@")
-start_front_server "$port" "$prog" "${args[@]}"
-timeout "$FRONT_WAIT_S" "${run[@]}" "$prog" "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
-crc=$?
-wait_server
-[ "$crc" -eq 0 ] || fail "client exit status $crc"
-[ "$src" -eq 0 ] || fail "server exit status $src"
+run_pair "$port" "$prog" "${args[@]}"
 for side in server client; do
 	expect_re "$tmp/$side.out" "^ Link type +: Ethernet$"
 	expect_re "$tmp/$side.out" "^ +$bytes +$iters +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+"

@@ -14,12 +14,7 @@ need_program "$prog"
 iters=200
 port=$(free_port)
 args=(-g 0 -n "$iters" -s 4096 -c -p "$port" "$@")
-start_front_server "$port" "$prog" "${args[@]}"
-timeout "$FRONT_WAIT_S" "${run[@]}" "$prog" "${args[@]}" 127.0.0.1 >"$tmp/client.out" 2>&1
-crc=$?
-wait_server
-[ "$crc" -eq 0 ] || fail "client exit status $crc"
-[ "$src" -eq 0 ] || fail "server exit status $src"
+run_pair "$port" "$prog" "${args[@]}"
 for side in server client; do
 	expect_re "$tmp/$side.out" "^$iters iters in [0-9.]+ seconds"
 	expect_re "$tmp/$side.out" "^$((iters * 4096 * 2)) bytes in [0-9.]+ seconds"
