@@ -9,13 +9,17 @@
 #                                    combines with --check
 set -euo pipefail
 
-# build tools, the test framework, and rdma-core headers (the libraries are dlopen'd at run time)
+# build tools, the test framework, and rdma-core headers (the libraries are dlopen'd at run time);
+# rdma-core's example programs and perftest, which the rdma-core front end's tests run unmodified
+# on the software NIC (tests/rdmacore_front, docs/rdma-core-front.md)
 packages=(
   build-essential
   cmake
   pkg-config
   libcmocka-dev
   libibverbs-dev
+  ibverbs-utils
+  perftest
 )
 
 # The fuzz build: clang, and libclang_rt.fuzzer*.a (Debian 12: libclang-rt-14-dev).

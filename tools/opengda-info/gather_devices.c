@@ -62,8 +62,8 @@ static void query_device(struct doca_devinfo *info, struct info_dev *d)
 		return;
 	}
 	d->opened = true;
-	snprintf(d->kind, sizeof(d->kind), "%s",
-		 strcmp(ctx->devx->ops->kind, "swnic") == 0 ? "software NIC" : "mlx5 DevX (ConnectX through rdma-core)");
+	if (strcmp(ctx->devx->ops->kind, "swnic") == 0)
+		snprintf(d->kind, sizeof(d->kind), "software NIC");
 	if (opengda_verbs_query_port(ctx, INFO_PORT, &port) == DOCA_SUCCESS) {
 		d->port_ok = true;
 		d->link_layer = (uint8_t)port.link_layer;
@@ -132,7 +132,10 @@ void info_gather_devices(struct info_report *r)
 		if (doca_devinfo_get_ibdev_name(list[i], d->name, sizeof(d->name)) != DOCA_SUCCESS)
 			snprintf(d->name, sizeof(d->name), "device %u", i);
 		(void)opengda_devinfo_is_swnic(list[i], &d->swnic);
-		snprintf(d->kind, sizeof(d->kind), "%s", d->swnic ? "software NIC" : "mlx5 DevX (ConnectX through rdma-core)");
+		snprintf(d->kind, sizeof(d->kind), "%s",
+			 d->swnic ? "software NIC"
+			 : r->sys.ibverbs_front ? "software NIC via the rdma-core front end"
+						: "mlx5 DevX (ConnectX through rdma-core)");
 		query_device(list[i], d);
 	}
 	doca_devinfo_destroy_list(list);

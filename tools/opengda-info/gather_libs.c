@@ -5,6 +5,7 @@
 
 #include "core/dl.h"
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ void info_gather_libs(struct info_report *r)
 		if (lib == OGDA_LIB_IBVERBS)
 			r->sys.ibverbs_loaded = li.loaded;
 		if (lib == OGDA_LIB_IBVERBS && li.loaded) {
+			/* The rdma-core front end (docs/rdma-core-front.md) exports its mlx5dv half under this name. */
+			r->sys.ibverbs_front = handle != NULL && dlsym(handle, "ogda_front_mlx5dv_is_supported") != NULL;
 			/* libibverbs.so.1 links to libibverbs.so.1.<abi>.<rdma-core release>.0. */
 			char *real = realpath(li.path, NULL);
 

@@ -135,6 +135,7 @@ struct info_system {
 	char nv_version[64];      /* "570.86.15", "" when unknown */
 	bool ibverbs_loaded;      /* libibverbs.so.1 could be loaded */
 	char ibverbs_version[32]; /* "1.14.44" from libibverbs.so.1's file name, "" when unknown */
+	bool ibverbs_front;       /* libibverbs.so.1 is OpenGDA's rdma-core front end (opengda-swnic-run) */
 	bool gdrapi_loaded;       /* libgdrapi.so.2 could be loaded */
 	bool is_root;             /* effective uid 0: peer mappings need no PeerMappingOverride */
 	bool peermem;             /* nvidia_peermem (or the older nv_peer_mem) loaded */

@@ -176,6 +176,7 @@ static void system_(struct json_out *j, const struct info_report *r)
 	json_string(j, "nvidia_module", modules[r->sys.nv_module]);
 	json_string(j, "nvidia_version", r->sys.nv_version);
 	json_string(j, "libibverbs_version", r->sys.ibverbs_version);
+	json_bool(j, "libibverbs_front_end", r->sys.ibverbs_front);
 	json_bool(j, "nvidia_peermem", r->sys.peermem);
 	json_bool(j, "gdrdrv", r->sys.gdrdrv);
 	json_bool(j, "libgdrapi", r->sys.gdrapi_loaded);

@@ -57,7 +57,8 @@ static void libs_section(const struct info_report *r)
 			kv(0, l->label, "not found: %s", l->error);
 	}
 	if (r->sys.ibverbs_version[0])
-		kv(0, "rdma-core release", "libibverbs %s", r->sys.ibverbs_version);
+		kv(0, "rdma-core release", "libibverbs %s%s", r->sys.ibverbs_version,
+		   r->sys.ibverbs_front ? " (OpenGDA's rdma-core front end: its mlx5 devices are software NICs)" : "");
 }
 
 static void gpu_section(const struct info_report *r)
