@@ -41,6 +41,27 @@ struct opengda_gpu_info {
 doca_error_t opengda_gpu_get_info(const struct doca_gpu *gpu_dev, struct opengda_gpu_info *info);
 
 /**
+ * @brief doca_gpu_verbs_export_qp() with the receive side: also exports @p qp's receive queue and
+ *        its receive CQ @p cq_rq (the DOCA GPUNetIO SDK's `cq_rq` argument), so device code posts
+ *        receives (doca_gpu_dev_verbs_recv*) and waits for them (recv_wait). The SDK's
+ *        export_qp has another argument list than the open release's, which this library keeps;
+ *        doca_gpu_verbs_export_qp() takes the receive CQ along by itself when the QP has a
+ *        receive queue of its own completing to a CQ of its own that fits.
+ *
+ * @p cq_rq must be the QP's receive CQ, not its send CQ, not collapsed, with 64-byte CQEs and at
+ * least one entry per receive WQE; the QP must have a receive queue of its own with nothing
+ * posted yet. Receives are 16-byte WQEs of one data segment (entries of QPs created with more
+ * receive SGEs are terminated after the first). While exported, @p cq_rq refuses destruction.
+ * @return DOCA_ERROR_INVALID_VALUE (NULL, or a CQ or QP that does not fit, with a log line), and
+ *         doca_gpu_verbs_export_qp()'s errors.
+ */
+doca_error_t opengda_gpu_verbs_export_qp_rq(struct doca_gpu *gpu_dev, struct doca_verbs_qp *qp,
+					    enum doca_gpu_dev_verbs_nic_handler nic_handler, struct doca_verbs_cq *cq_sq,
+					    struct doca_verbs_cq *cq_rq,
+					    enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext,
+					    struct doca_gpu_verbs_qp **qp_out);
+
+/**
  * @brief Bounds every wait of device code on @p qp (poll_cq_at, wait, get_wait, slot availability):
  *        after @p timeout_ns nanoseconds it returns -ETIMEDOUT instead of waiting on. 0 (the
  *        default) waits for ever, as DOCA does. Applies to device views obtained afterwards

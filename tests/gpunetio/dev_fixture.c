@@ -71,8 +71,11 @@ static struct doca_verbs_cq *make_cq(struct dfx *f, uint32_t size, bool overrun_
 	return cq;
 }
 
-/* A QP with sq_wr send WQEBBs and no RQ; DBR-less or emulated as the DBR mode needs. */
-static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, uint32_t sq_wr,
+/*
+ * A QP with sq_wr send WQEBBs and, when rcq is set, an RQ of cfg.rq_wqes WQEs completing to
+ * rcq (else none); DBR-less or emulated as the DBR mode needs.
+ */
+static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, struct doca_verbs_cq *rcq, uint32_t sq_wr,
 				     enum doca_gpu_verbs_send_dbr_mode_ext mode, bool cd_master, struct doca_verbs_uar *uar)
 {
 	struct doca_verbs_qp_init_attr *a = NULL;
@@ -82,9 +85,11 @@ static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, ui
 	assert_int_equal(doca_verbs_qp_init_attr_set_pd(a, f->pd), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_qp_type(a, DOCA_VERBS_QP_TYPE_RC), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_send_cq(a, cq), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_receive_cq(a, cq), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_qp_init_attr_set_receive_cq(a, rcq != NULL ? rcq : cq), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_sq_wr(a, sq_wr), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_rq_wr(a, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_qp_init_attr_set_rq_wr(a, rcq != NULL ? f->cfg.rq_wqes : 0), DOCA_SUCCESS);
+	if (rcq != NULL)
+		assert_int_equal(doca_verbs_qp_init_attr_set_receive_max_sges(a, f->cfg.rq_sges), DOCA_SUCCESS);
 	if (mode == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_HW) {
 		assert_int_equal(doca_verbs_qp_init_attr_set_send_dbr_mode(a, DOCA_VERBS_QP_SEND_DBR_MODE_NO_DBR_EXT),
 				 DOCA_SUCCESS);
@@ -107,8 +112,15 @@ static void modify(struct doca_verbs_qp *qp, struct doca_verbs_qp_attr *a, int m
 	assert_int_equal(doca_verbs_qp_modify(qp, a, mask), DOCA_SUCCESS);
 }
 
+static void connect_qp_rnr(struct dfx *f, struct doca_verbs_qp *qp, uint32_t dest_qpn, uint16_t rnr_retry);
+
 /* RST -> INIT -> RTR -> RTS, connected to dest_qpn on swnic0 (its own GID). */
 static void connect_qp(struct dfx *f, struct doca_verbs_qp *qp, uint32_t dest_qpn)
+{
+	connect_qp_rnr(f, qp, dest_qpn, f->cfg.rnr_no_retry ? 0 : 7);
+}
+
+static void connect_qp_rnr(struct dfx *f, struct doca_verbs_qp *qp, uint32_t dest_qpn, uint16_t rnr_retry)
 {
 	struct doca_verbs_qp_attr *a = NULL;
 	struct doca_verbs_ah_attr *ah = NULL;
@@ -141,7 +153,7 @@ static void connect_qp(struct dfx *f, struct doca_verbs_qp *qp, uint32_t dest_qp
 	assert_int_equal(doca_verbs_qp_attr_set_sq_psn(a, DFX_PSN), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_attr_set_ack_timeout(a, 14), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_attr_set_retry_cnt(a, 7), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_attr_set_rnr_retry(a, 7), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_qp_attr_set_rnr_retry(a, rnr_retry), DOCA_SUCCESS);
 	modify(qp, a, DFX_MASK_RTR2RTS);
 	assert_int_equal(doca_verbs_qp_attr_destroy(a), DOCA_SUCCESS);
 }
@@ -188,11 +200,18 @@ static void lane_create(struct dfx *f, struct dfx_lane *l, bool cd_master)
 	if (c->dbr_mode == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED)
 		assert_int_equal(doca_verbs_uar_create(f->ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_NONCACHE_DEDICATED, &l->uar),
 				 DOCA_SUCCESS);
+	bool two = c->rq_wqes != 0 && !cd_master;
+
 	l->cq_a = make_cq(f, c->cq_entries, !c->cq_overrun_checked, c->cq_collapsed);
-	l->cq_b = make_cq(f, DFX_B_CQ, true, false);
-	l->qp_a = make_qp(f, l->cq_a, c->sq_wqebbs, c->dbr_mode, cd_master, l->uar);
+	l->cq_b = make_cq(f, two ? c->cq_entries : DFX_B_CQ, true, false);
+	if (two) {
+		l->rcq_a = make_cq(f, c->rq_wqes, true, false);
+		l->rcq_b = make_cq(f, c->rq_wqes, true, false);
+	}
+	l->qp_a = make_qp(f, l->cq_a, l->rcq_a, c->sq_wqebbs, c->dbr_mode, cd_master, l->uar);
 	/* B only responds (writes, reads, atomics need no receive queue); a QP needs some queue: one send WQE. */
-	l->qp_b = make_qp(f, l->cq_b, 1, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR, false, NULL);
+	l->qp_b = make_qp(f, l->cq_b, l->rcq_b, two ? c->sq_wqebbs : 1, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
+			  false, NULL);
 	assert_int_equal(doca_verbs_qp_get_qpn(l->qp_a, &l->qpn_a), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_get_qpn(l->qp_b, &l->qpn_b), DOCA_SUCCESS);
 	connect_qp(f, l->qp_a, l->qpn_b);
@@ -202,8 +221,23 @@ static void lane_create(struct dfx *f, struct dfx_lane *l, bool cd_master)
 		l->dbr = dbr;
 	}
 
-	assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_a, c->handler, NULL, l->cq_a, c->dbr_mode, &l->gqp),
-			 DOCA_SUCCESS);
+	if (two) {
+		assert_int_equal(opengda_gpu_verbs_export_qp_rq(f->gpu, l->qp_a, c->handler, l->cq_a, l->rcq_a, c->dbr_mode,
+								&l->gqp),
+				 DOCA_SUCCESS);
+		assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_b, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL,
+							  l->cq_b, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
+							  &l->gqp_b),
+				 DOCA_SUCCESS);
+		assert_int_equal(opengda_gpu_verbs_qp_set_wait_timeout(l->gqp_b, timeout), DOCA_SUCCESS);
+		assert_int_equal(doca_gpu_verbs_get_qp_dev(l->gqp_b, &l->dqp_b), DOCA_SUCCESS);
+		assert_int_equal(l->dqp_b->rq_wqe_num, c->rq_wqes);
+		assert_int_equal(l->dqp_b->cq_rq.ogda_wait_timeout_ns, timeout);
+	} else {
+		assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_a, c->handler, NULL, l->cq_a, c->dbr_mode,
+							  &l->gqp),
+				 DOCA_SUCCESS);
+	}
 	assert_int_equal(opengda_gpu_verbs_qp_set_wait_timeout(l->gqp, timeout), DOCA_SUCCESS);
 	assert_int_equal(doca_gpu_verbs_get_qp_dev(l->gqp, &l->dqp), DOCA_SUCCESS);
 	assert_non_null(l->dqp);
@@ -226,6 +260,8 @@ static void lane_destroy(struct dfx *f, struct dfx_lane *l)
 {
 	if (l->gqp != NULL)
 		assert_int_equal(doca_gpu_verbs_unexport_qp(f->gpu, l->gqp), DOCA_SUCCESS);
+	if (l->gqp_b != NULL)
+		assert_int_equal(doca_gpu_verbs_unexport_qp(f->gpu, l->gqp_b), DOCA_SUCCESS);
 	if (l->qp_a != NULL)
 		assert_int_equal(doca_verbs_qp_destroy(l->qp_a), DOCA_SUCCESS);
 	if (l->qp_b != NULL)
@@ -234,6 +270,10 @@ static void lane_destroy(struct dfx *f, struct dfx_lane *l)
 		assert_int_equal(doca_verbs_cq_destroy(l->cq_a), DOCA_SUCCESS);
 	if (l->cq_b != NULL)
 		assert_int_equal(doca_verbs_cq_destroy(l->cq_b), DOCA_SUCCESS);
+	if (l->rcq_a != NULL)
+		assert_int_equal(doca_verbs_cq_destroy(l->rcq_a), DOCA_SUCCESS);
+	if (l->rcq_b != NULL)
+		assert_int_equal(doca_verbs_cq_destroy(l->rcq_b), DOCA_SUCCESS);
 	if (l->uar != NULL)
 		assert_int_equal(doca_verbs_uar_destroy(l->uar), DOCA_SUCCESS);
 	memset(l, 0, sizeof(*l));
@@ -276,6 +316,8 @@ void dfx_open(struct dfx *f, const struct dfx_cfg *cfg)
 		f->cfg.buf_len = DFX_DEFAULT_BUF;
 	if (f->cfg.timeout_ns == 0)
 		f->cfg.timeout_ns = DFX_DEFAULT_TIMEOUT_NS;
+	if (f->cfg.rq_sges == 0)
+		f->cfg.rq_sges = 1;
 	assert_true(f->cfg.nqp <= DFX_MAX_QP);
 
 	assert_int_equal(doca_devinfo_create_list(&f->list, &f->ndev), DOCA_SUCCESS);
