@@ -288,6 +288,7 @@ enum {
 #define OPENGDA_DEV_EIO 5
 #define OPENGDA_DEV_EBUSY 16
 #define OPENGDA_DEV_ETIMEDOUT 110
+#define OPENGDA_DEV_EINVAL 22 /**< -EINVAL: a receive on a QP exported without a receive queue of its own. */
 #define OPENGDA_DEV_CQE_ERROR(syndrome) (-(int)((((uint32_t)(syndrome) & 0xffu) << 8) | OPENGDA_DEV_EIO))
 #define OPENGDA_DEV_IS_CQE_ERROR(rc) ((rc) < 0 && ((-(rc)) & 0xff) == OPENGDA_DEV_EIO)
 #define OPENGDA_DEV_CQE_ERROR_SYNDROME(rc) ((uint8_t)(((-(rc)) >> 8) & 0xff))

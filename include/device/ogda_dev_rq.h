@@ -190,13 +190,17 @@ OGDA_DEV_FN int ogda_dev_rq_submit(const struct ogda_dev_rq *rq, int sharing)
 /**
  * Reserves @p count receive WQEs and waits for their space. On an error completion the slots are
  * still written as empty receives and published (later posts are not stranded; the queue is in
- * error and flushes them) and the error returned.
+ * error and flushes them) and the error returned. -OPENGDA_DEV_EINVAL (nothing reserved) when
+ * the queue has no ring (a QP exported without a receive queue of its own).
  */
 OGDA_DEV_FN int ogda_dev_rq_post_begin(const struct ogda_dev_rq *rq, uint32_t count, int sharing, uint64_t *base)
 {
 	int rc;
 	uint32_t k;
 
+	*base = 0;
+	if (OGDA_DEV_UNLIKELY(rq->wqe_num == 0))
+		return -OPENGDA_DEV_EINVAL; /* exported without a receive queue (none, or on an SRQ) */
 	*base = ogda_dev_rq_reserve(rq, count, sharing);
 	rc = ogda_dev_rq_wait_slots(rq, *base, count, sharing);
 	if (OGDA_DEV_UNLIKELY(rc != 0) && OPENGDA_DEV_IS_CQE_ERROR(rc)) {

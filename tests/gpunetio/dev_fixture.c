@@ -76,7 +76,8 @@ static struct doca_verbs_cq *make_cq(struct dfx *f, uint32_t size, bool overrun_
  * rcq (else none); DBR-less or emulated as the DBR mode needs.
  */
 static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, struct doca_verbs_cq *rcq, uint32_t sq_wr,
-				     enum doca_gpu_verbs_send_dbr_mode_ext mode, bool cd_master, struct doca_verbs_uar *uar)
+				     enum doca_gpu_verbs_send_dbr_mode_ext mode, bool cd_master, struct doca_verbs_uar *uar,
+				     struct doca_verbs_srq *srq)
 {
 	struct doca_verbs_qp_init_attr *a = NULL;
 	struct doca_verbs_qp *qp = NULL;
@@ -87,8 +88,11 @@ static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, st
 	assert_int_equal(doca_verbs_qp_init_attr_set_send_cq(a, cq), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_receive_cq(a, rcq != NULL ? rcq : cq), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_sq_wr(a, sq_wr), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_rq_wr(a, rcq != NULL ? f->cfg.rq_wqes : 0), DOCA_SUCCESS);
-	if (rcq != NULL)
+	assert_int_equal(doca_verbs_qp_init_attr_set_rq_wr(a, rcq != NULL && srq == NULL ? f->cfg.rq_wqes : 0),
+			 DOCA_SUCCESS);
+	if (srq != NULL)
+		assert_int_equal(doca_verbs_qp_init_attr_set_srq(a, srq), DOCA_SUCCESS);
+	else if (rcq != NULL)
 		assert_int_equal(doca_verbs_qp_init_attr_set_receive_max_sges(a, f->cfg.rq_sges), DOCA_SUCCESS);
 	if (mode == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_HW) {
 		assert_int_equal(doca_verbs_qp_init_attr_set_send_dbr_mode(a, DOCA_VERBS_QP_SEND_DBR_MODE_NO_DBR_EXT),
@@ -182,6 +186,23 @@ static void buf_destroy(struct dfx_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* A CONTIGUOUS SRQ of cfg.srq_wqes one-segment WQEs, exported for device code. */
+static void srq_create(struct dfx *f)
+{
+	struct doca_verbs_srq_init_attr *a = NULL;
+
+	assert_int_equal(doca_verbs_srq_init_attr_create(&a), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_set_srq_wr(a, f->cfg.srq_wqes), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_set_receive_max_sges(a, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_set_type(a, DOCA_VERBS_SRQ_TYPE_CONTIGUOUS), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_set_pd(a, f->pd), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_create(f->ctx, a, &f->srq), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_destroy(a), DOCA_SUCCESS);
+	assert_int_equal(opengda_gpu_verbs_export_srq(f->gpu, f->srq, &f->gsrq), DOCA_SUCCESS);
+	assert_int_equal(opengda_gpu_verbs_srq_set_wait_timeout(f->gsrq, f->cfg.timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(opengda_gpu_verbs_get_srq_dev(f->gsrq, &f->dsrq), DOCA_SUCCESS);
+}
+
 /* ---- export and CPU driving ---------------------------------------------------------------- */
 
 static void lane_create(struct dfx *f, struct dfx_lane *l, bool cd_master)
@@ -200,18 +221,18 @@ static void lane_create(struct dfx *f, struct dfx_lane *l, bool cd_master)
 	if (c->dbr_mode == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED)
 		assert_int_equal(doca_verbs_uar_create(f->ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_NONCACHE_DEDICATED, &l->uar),
 				 DOCA_SUCCESS);
-	bool two = c->rq_wqes != 0 && !cd_master;
+	bool two = (c->rq_wqes != 0 || c->srq_wqes != 0) && !cd_master;
 
 	l->cq_a = make_cq(f, c->cq_entries, !c->cq_overrun_checked, c->cq_collapsed);
 	l->cq_b = make_cq(f, two ? c->cq_entries : DFX_B_CQ, true, false);
-	if (two) {
+	if (two && c->rq_wqes != 0)
 		l->rcq_a = make_cq(f, c->rq_wqes, true, false);
-		l->rcq_b = make_cq(f, c->rq_wqes, true, false);
-	}
-	l->qp_a = make_qp(f, l->cq_a, l->rcq_a, c->sq_wqebbs, c->dbr_mode, cd_master, l->uar);
+	if (two)
+		l->rcq_b = make_cq(f, c->rq_wqes != 0 ? c->rq_wqes : c->srq_wqes, true, false);
+	l->qp_a = make_qp(f, l->cq_a, l->rcq_a, c->sq_wqebbs, c->dbr_mode, cd_master, l->uar, NULL);
 	/* B only responds (writes, reads, atomics need no receive queue); a QP needs some queue: one send WQE. */
 	l->qp_b = make_qp(f, l->cq_b, l->rcq_b, two ? c->sq_wqebbs : 1, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
-			  false, NULL);
+			  false, NULL, two ? f->srq : NULL);
 	assert_int_equal(doca_verbs_qp_get_qpn(l->qp_a, &l->qpn_a), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_get_qpn(l->qp_b, &l->qpn_b), DOCA_SUCCESS);
 	connect_qp(f, l->qp_a, l->qpn_b);
@@ -222,16 +243,29 @@ static void lane_create(struct dfx *f, struct dfx_lane *l, bool cd_master)
 	}
 
 	if (two) {
-		assert_int_equal(opengda_gpu_verbs_export_qp_rq(f->gpu, l->qp_a, c->handler, l->cq_a, l->rcq_a, c->dbr_mode,
-								&l->gqp),
-				 DOCA_SUCCESS);
-		assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_b, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL,
-							  l->cq_b, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
-							  &l->gqp_b),
-				 DOCA_SUCCESS);
+		if (l->rcq_a != NULL)
+			assert_int_equal(opengda_gpu_verbs_export_qp_rq(f->gpu, l->qp_a, c->handler, l->cq_a, l->rcq_a,
+									c->dbr_mode, &l->gqp),
+					 DOCA_SUCCESS);
+		else
+			assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_a, c->handler, NULL, l->cq_a, c->dbr_mode,
+								  &l->gqp),
+					 DOCA_SUCCESS);
+		if (f->srq != NULL)
+			assert_int_equal(opengda_gpu_verbs_export_qp_rq(f->gpu, l->qp_b, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO,
+									l->cq_b, l->rcq_b,
+									DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
+									&l->gqp_b),
+					 DOCA_SUCCESS);
+		else
+			assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_b, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL,
+								  l->cq_b, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
+								  &l->gqp_b),
+					 DOCA_SUCCESS);
 		assert_int_equal(opengda_gpu_verbs_qp_set_wait_timeout(l->gqp_b, timeout), DOCA_SUCCESS);
 		assert_int_equal(doca_gpu_verbs_get_qp_dev(l->gqp_b, &l->dqp_b), DOCA_SUCCESS);
 		assert_int_equal(l->dqp_b->rq_wqe_num, c->rq_wqes);
+		assert_int_equal(l->dqp_b->cq_rq.cqe_num, c->rq_wqes != 0 ? c->rq_wqes : c->srq_wqes);
 		assert_int_equal(l->dqp_b->cq_rq.ogda_wait_timeout_ns, timeout);
 	} else {
 		assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_a, c->handler, NULL, l->cq_a, c->dbr_mode,
@@ -336,6 +370,8 @@ void dfx_open(struct dfx *f, const struct dfx_cfg *cfg)
 	buf_create(f, f->cfg.buf_len, 0x22, &f->dst);
 	buf_create(f, f->cfg.buf_len, 0x33, &f->remote);
 
+	if (f->cfg.srq_wqes != 0)
+		srq_create(f);
 	f->nlanes = f->cfg.nqp;
 	for (uint32_t i = 0; i < f->nlanes; i++)
 		lane_create(f, &f->lane[i], false);
@@ -363,6 +399,10 @@ void dfx_close(struct dfx *f)
 	for (uint32_t i = 0; i < f->nlanes; i++)
 		lane_destroy(f, &f->lane[i]);
 	lane_destroy(f, &f->comp);
+	if (f->gsrq != NULL)
+		assert_int_equal(opengda_gpu_verbs_unexport_srq(f->gpu, f->gsrq), DOCA_SUCCESS);
+	if (f->srq != NULL)
+		assert_int_equal(doca_verbs_srq_destroy(f->srq), DOCA_SUCCESS);
 	buf_destroy(&f->src);
 	buf_destroy(&f->dst);
 	buf_destroy(&f->remote);

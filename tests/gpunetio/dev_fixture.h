@@ -63,6 +63,11 @@ struct dfx_cfg {
 	uint32_t rq_wqes;
 	uint32_t rq_sges;
 	bool rnr_no_retry;                                  /* rnr_retry 0: a SEND without receive fails */
+	/*
+	 * SRQ: the B QPs share one CONTIGUOUS SRQ of srq_wqes WQEs (exported: f->dsrq) and complete
+	 * on receive CQs of their own (B exported with opengda_gpu_verbs_export_qp_rq); A has no RQ.
+	 */
+	uint32_t srq_wqes;
 };
 
 /* One connection A -> B; A is exported. */
@@ -102,6 +107,9 @@ struct dfx {
 	struct dfx_lane lane[DFX_MAX_QP];
 	struct dfx_lane comp; /* companion (cfg.companion) */
 	struct dfx_buf src, dst, remote;
+	struct doca_verbs_srq *srq;               /* cfg.srq_wqes */
+	struct opengda_gpu_verbs_srq *gsrq;
+	struct opengda_gpu_dev_verbs_srq *dsrq;
 	/* CPU driving */
 	pthread_t proxy;
 	bool proxy_running;

@@ -23,6 +23,7 @@ static struct dfx_cfg two = {.rq_wqes = 16, .sq_wqebbs = 64};
 static struct dfx_cfg two_small = {.rq_wqes = 4, .sq_wqebbs = 8};
 static struct dfx_cfg two_sges = {.rq_wqes = 8, .sq_wqebbs = 16, .rq_sges = 4};
 static struct dfx_cfg two_rnr = {.rq_wqes = 8, .sq_wqebbs = 16, .rnr_no_retry = true};
+static struct dfx_cfg two_srq = {.srq_wqes = 16, .sq_wqebbs = 16, .nqp = 3};
 
 static struct dfx_lane *lane0(struct dfx *f)
 {
@@ -348,6 +349,81 @@ static void test_shared_threads(void **state)
 	assert_int_equal(l->dqp_b->rq_wqe_pi, total);
 }
 
+/* ---- SRQ refilled by device code, consumed by several QPs ----------------------------------- */
+
+#define SRQ_SLOT 64u
+
+/* Each of 3 QPs receives from one SRQ: data at the slot the CQE names, counts per QP, refills wrap. */
+static void test_srq_shared(void **state)
+{
+	struct dfx *f = *state;
+	struct ogda_dev_rq srq = ogda_dev_srq_rq(f->dsrq);
+	uint64_t done[3] = {0, 0, 0};
+	uint32_t posted = 0;
+
+	for (uint32_t round = 0; round < 3; round++) {
+		/* 12 receives (the SRQ holds 16: refills reuse slots whose receives were consumed). */
+		for (uint32_t k = 0; k < 12; k++, posted++) {
+			uint64_t t;
+			size_t slot = posted & 15u;
+
+			assert_int_equal(ogda_dev_rq_op_recv(&srq, dfx_laddr(&f->dst, slot * SRQ_SLOT), SRQ_SLOT, GPU, &t), 0);
+			assert_int_equal(t, posted);
+		}
+		for (uint32_t q = 0; q < 3; q++)
+			for (uint32_t m = 0; m < 4; m++) {
+				size_t off = (q * 4 + m) * SRQ_SLOT;
+				uint64_t st;
+
+				dfx_fill(f->src.addr + off, 40, 1000 * round + 10 * q + m);
+				assert_int_equal(ogda_dev_op_send(f->lane[q].dqp, dfx_laddr(&f->src, off), 40, GPU, AUTO, 0, &st),
+						 0);
+				assert_int_equal(ogda_dev_op_wait(f->lane[q].dqp, st, GPU), 0);
+			}
+		for (uint32_t q = 0; q < 3; q++)
+			for (uint32_t m = 0; m < 4; m++) {
+				struct doca_gpu_dev_verbs_qp *b = f->lane[q].dqp_b;
+				const struct opengda_mlx5_cqe64 *cqe;
+				uint16_t slot;
+
+				assert_int_equal(ogda_dev_recv_wait_index(b, done[q], GPU), 0);
+				cqe = ogda_dev_recv_cqe(b, done[q]);
+				done[q]++;
+				expect_cqe(cqe, OPENGDA_MLX5_CQE_RESP_SEND, 40, f->lane[q].qpn_b);
+				slot = opengda_mlx5_cqe_wqe_counter(cqe) & 15u;
+				assert_int_equal(dfx_check(f->dst.addr + slot * SRQ_SLOT, 40, 1000 * round + 10 * q + m), -1);
+			}
+	}
+	assert_int_equal(f->dsrq->rq_wqe_pi, posted);
+}
+
+/* What does not fit is refused with a reason, not taken. */
+static void test_export_refusals(void **state)
+{
+	struct dfx *f = *state;
+	struct dfx_lane *l = lane0(f);
+	struct doca_gpu_verbs_qp *g = NULL;
+	uint64_t t;
+
+	/* An exported receive CQ and SRQ refuse destruction. */
+	assert_int_equal(doca_verbs_cq_destroy(l->rcq_b), DOCA_ERROR_IN_USE);
+	assert_int_equal(doca_verbs_srq_destroy(f->srq), DOCA_ERROR_IN_USE);
+	/* A QP on an SRQ has no receive ring of its own: device receives on it are refused. */
+	{
+		struct ogda_dev_rq rq = ogda_dev_qp_rq(l->dqp_b);
+
+		assert_int_equal(ogda_dev_rq_op_recv(&rq, dfx_laddr(&f->dst, 0), 8, GPU, &t), -OPENGDA_DEV_EINVAL);
+		assert_int_equal(l->dqp_b->rq_rsvd_index, 0);
+	}
+	/* Export arguments. */
+	assert_int_equal(opengda_gpu_verbs_export_qp_rq(f->gpu, l->qp_a, AUTO, l->cq_a, NULL,
+							DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR, &g),
+			 DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(opengda_gpu_verbs_export_srq(f->gpu, NULL, NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(opengda_gpu_verbs_srq_set_wait_timeout(f->gsrq, 1), DOCA_ERROR_BAD_STATE);
+	assert_null(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +436,8 @@ int main(void)
 		DFX_CASE(test_recv_length_error, two),
 		DFX_CASE(test_recv_bad_lkey, two),
 		DFX_CASE(test_shared_threads, two),
+		DFX_CASE(test_srq_shared, two_srq),
+		DFX_CASE(test_export_refusals, two_srq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
