@@ -199,6 +199,30 @@ doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, ui
 	return cq_post(cq, &f);
 }
 
+doca_error_t swnic_cq_post_responder_inline(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
+					    uint32_t user_index_or_srqn, uint16_t wqe_counter, const uint8_t *data,
+					    uint32_t len, uint32_t imm_be, bool solicited)
+{
+	struct opengda_mlx5_cqe_fields f;
+
+	if (len == 0 || len > 32u || data == NULL || cqe_opcode < OPENGDA_MLX5_CQE_RESP_WR_IMM ||
+	    cqe_opcode > OPENGDA_MLX5_CQE_RESP_SEND_INV) {
+		OGDA_LOG_ERR("inline responder CQE: %u bytes (1..32), opcode %u", len, (unsigned)cqe_opcode);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memset(&f, 0, sizeof(f));
+	f.opcode = cqe_opcode;
+	f.qpn = qpn;
+	f.user_index = user_index_or_srqn;
+	f.wqe_counter = wqe_counter;
+	f.byte_cnt = len;
+	f.imm = opengda_mlx5_be32toh(imm_be);
+	f.se = solicited ? 1u : 0u;
+	f.inline_data = data;
+	f.inline_len = (uint8_t)len;
+	return cq_post(cq, &f);
+}
+
 void swnic_sq_peek(const struct swnic_qp *qp, uint16_t index, uint8_t *opcode, uint16_t *wqebbs)
 {
 	struct opengda_mlx5_wqe_ctrl_seg ctrl;

@@ -90,6 +90,8 @@ static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, st
 	assert_int_equal(doca_verbs_qp_init_attr_set_sq_wr(a, sq_wr), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_rq_wr(a, rcq != NULL && srq == NULL ? f->cfg.rq_wqes : 0),
 			 DOCA_SUCCESS);
+	if (rcq != NULL && f->cfg.cqe_inline)
+		assert_int_equal(doca_verbs_qp_init_attr_set_cqe_inline(a, 1), DOCA_SUCCESS);
 	if (srq != NULL)
 		assert_int_equal(doca_verbs_qp_init_attr_set_srq(a, srq), DOCA_SUCCESS);
 	else if (rcq != NULL)

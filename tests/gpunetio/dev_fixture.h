@@ -68,6 +68,7 @@ struct dfx_cfg {
 	 * on receive CQs of their own (B exported with opengda_gpu_verbs_export_qp_rq); A has no RQ.
 	 */
 	uint32_t srq_wqes;
+	bool cqe_inline;                                    /* QPs with an RQ scatter <= 32 B into the CQE */
 };
 
 /* One connection A -> B; A is exported. */

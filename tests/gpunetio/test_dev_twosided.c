@@ -23,6 +23,7 @@ static struct dfx_cfg two = {.rq_wqes = 16, .sq_wqebbs = 64};
 static struct dfx_cfg two_small = {.rq_wqes = 4, .sq_wqebbs = 8};
 static struct dfx_cfg two_sges = {.rq_wqes = 8, .sq_wqebbs = 16, .rq_sges = 4};
 static struct dfx_cfg two_rnr = {.rq_wqes = 8, .sq_wqebbs = 16, .rnr_no_retry = true};
+static struct dfx_cfg two_inline = {.rq_wqes = 8, .sq_wqebbs = 16, .cqe_inline = true};
 static struct dfx_cfg two_srq = {.srq_wqes = 16, .sq_wqebbs = 16, .nqp = 3};
 
 static struct dfx_lane *lane0(struct dfx *f)
@@ -349,6 +350,43 @@ static void test_shared_threads(void **state)
 	assert_int_equal(l->dqp_b->rq_wqe_pi, total);
 }
 
+/* Scatter-to-CQE: up to 32 bytes land in the CQE (inline bit set) and not in the buffer; more do not. */
+static void test_inline_scatter(void **state)
+{
+	static const uint32_t sizes[] = {1, 20, 32, 33, 200};
+	struct dfx *f = *state;
+	struct dfx_lane *l = lane0(f);
+	struct doca_verbs_device_attr *attr = NULL;
+
+	assert_int_equal(doca_verbs_query_device(f->ctx, &attr), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_device_attr_get_is_cqe_inline_supported(attr), 1);
+	assert_int_equal(doca_verbs_device_attr_free(attr), DOCA_SUCCESS);
+	for (uint32_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct opengda_mlx5_cqe64 *cqe = NULL;
+		struct opengda_mlx5_cqe_fields fl;
+		bool inl = sizes[i] <= 32;
+		uint64_t rt, st;
+
+		memset(f->dst.addr, 0x22, 256);
+		dfx_fill(f->src.addr, sizes[i], 60 + i);
+		assert_int_equal(recv_b(f, 0, 256, GPU, &rt), 0);
+		assert_int_equal(ogda_dev_op_send(l->dqp, dfx_laddr(&f->src, 0), sizes[i], GPU, AUTO, 0, &st), 0);
+		assert_int_equal(ogda_dev_op_recv_wait(l->dqp_b, dfx_laddr(&f->dst, 0), rt, 0, 1, GPU, AUTO, &cqe), 0);
+		expect_cqe(cqe, OPENGDA_MLX5_CQE_RESP_SEND, sizes[i], l->qpn_b);
+		assert_int_equal((cqe->op_own & OPENGDA_MLX5_CQE_INLINE_SCATTER_32) != 0, inl);
+		opengda_mlx5_cqe_read(cqe, &fl);
+		if (inl) {
+			assert_int_equal(fl.inline_len, sizes[i]);
+			assert_int_equal(dfx_check(cqe->resp_info, sizes[i], 60 + i), -1);
+			assert_true(dfx_all(f->dst.addr, 256, 0x22));
+		} else {
+			assert_int_equal(fl.inline_len, 0);
+			assert_int_equal(dfx_check(f->dst.addr, sizes[i], 60 + i), -1);
+		}
+		assert_int_equal(ogda_dev_op_wait(l->dqp, st, GPU), 0);
+	}
+}
+
 /* ---- SRQ refilled by device code, consumed by several QPs ----------------------------------- */
 
 #define SRQ_SLOT 64u
@@ -436,6 +474,7 @@ int main(void)
 		DFX_CASE(test_recv_length_error, two),
 		DFX_CASE(test_recv_bad_lkey, two),
 		DFX_CASE(test_shared_threads, two),
+		DFX_CASE(test_inline_scatter, two_inline),
 		DFX_CASE(test_srq_shared, two_srq),
 		DFX_CASE(test_export_refusals, two_srq),
 	};
