@@ -44,14 +44,14 @@ static bool uar_forced_unmappable(void)
 	return __atomic_load_n(&force_uar_unmappable, __ATOMIC_RELAXED);
 }
 
-/* Adds gq unless its verbs QP is exported already. */
-static bool registry_add(struct doca_gpu_verbs_qp *gq)
+/* Adds gq unless its verbs QP is exported already (bridged exports have none). */
+bool gverbs_registry_add(struct doca_gpu_verbs_qp *gq)
 {
 	struct doca_gpu_verbs_qp *it;
 
 	pthread_mutex_lock(&exports_lock);
 	for (it = exports; it != NULL; it = it->next_exported) {
-		if (it->qp == gq->qp) {
+		if (gq->qp != NULL && it->qp == gq->qp) {
 			pthread_mutex_unlock(&exports_lock);
 			return false;
 		}
@@ -62,7 +62,7 @@ static bool registry_add(struct doca_gpu_verbs_qp *gq)
 	return true;
 }
 
-static bool registry_remove(struct doca_gpu_verbs_qp *gq)
+bool gverbs_registry_remove(struct doca_gpu_verbs_qp *gq)
 {
 	struct doca_gpu_verbs_qp **pp;
 
@@ -449,7 +449,7 @@ static doca_error_t export_qp(struct doca_gpu *gpu_dev, struct doca_verbs_qp *qp
 	gq->cq_rq = cq_rq;
 	gq->dbr_mode = send_dbr_mode_ext;
 	pthread_mutex_init(&gq->proxy_lock, NULL);
-	if (!registry_add(gq)) {
+	if (!gverbs_registry_add(gq)) {
 		OGDA_LOG_ERR("export_qp: QP 0x%x is exported already", qp->qpn);
 		pthread_mutex_destroy(&gq->proxy_lock);
 		free(gq);
@@ -463,7 +463,7 @@ static doca_error_t export_qp(struct doca_gpu *gpu_dev, struct doca_verbs_qp *qp
 	if (err == DOCA_SUCCESS && own_service)
 		err = gverbs_service_start_own(gq);
 	if (err != DOCA_SUCCESS) {
-		(void)registry_remove(gq);
+		(void)gverbs_registry_remove(gq);
 		export_release(gq);
 		verbs_export_put(qp, cq_sq);
 		free(gq);
@@ -543,10 +543,12 @@ doca_error_t doca_gpu_verbs_unexport_qp(struct doca_gpu *gpu_dev, struct doca_gp
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (qp->gpu != gpu_dev) {
-		OGDA_LOG_ERR("unexport_qp: QP 0x%x was exported with another GPU handle", qp->qp->qpn);
+		OGDA_LOG_ERR("unexport_qp: QP 0x%x was exported with another GPU handle", qp->qp_cpu.sq_num);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (!registry_remove(qp)) {
+	if (qp->qp == NULL)
+		return gverbs_bridge_unexport(qp);
+	if (!gverbs_registry_remove(qp)) {
 		OGDA_LOG_ERR("unexport_qp: QP 0x%x is being unexported by another thread", qp->qp->qpn);
 		return DOCA_ERROR_INVALID_VALUE;
 	}

@@ -5,6 +5,7 @@
  *
  *   export_qp.c     doca_gpu_verbs_export_qp / unexport_qp (checks, handler, mappings)
  *   export_qp_rq.c  the receive queue and receive CQ of an export (two-sided receives)
+ *   export_bridge.c doca_gpu_verbs_bridge_export_qp: a device QP from raw queue fields (qp == NULL)
  *   export_qp_dev.c doca_gpu_verbs_get_qp_dev, opengda_gpu_verbs_qp_* accessors
  *   export_multi.c  doca_gpu_verbs_export_multi_qps_dev / unexport_multi_qps_dev
  *   cpu_proxy.c     doca_gpu_verbs_cpu_proxy_progress: the CPU rings for the device
@@ -112,6 +113,12 @@ doca_error_t gverbs_rq_check(const struct doca_verbs_qp *qp, const struct doca_v
 doca_error_t gverbs_rq_build(struct doca_gpu_verbs_qp *gq);
 /* Gives back what gverbs_rq_build took. */
 void gverbs_rq_release(struct doca_gpu_verbs_qp *gq);
+
+/* Registry of live exports (export_qp.c): add refuses a verbs QP exported already. */
+bool gverbs_registry_add(struct doca_gpu_verbs_qp *gq);
+bool gverbs_registry_remove(struct doca_gpu_verbs_qp *gq);
+/* Unexport of a bridged QP (gq->qp == NULL), after the registry removal checks of unexport_qp. */
+doca_error_t gverbs_bridge_unexport(struct doca_gpu_verbs_qp *gq);
 
 /* Whether gq is a live export (registry lookup; compares pointers only). */
 bool gverbs_qp_is_exported(const struct doca_gpu_verbs_qp *gq);

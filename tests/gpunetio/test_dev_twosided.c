@@ -387,6 +387,65 @@ static void test_inline_scatter(void **state)
 	}
 }
 
+/*
+ * bridge_export_qp: B's device QP rebuilt from its raw fields (as for a QP created outside DOCA
+ * Verbs) posts receives and sends like an exported one; the host-side error queries refuse it.
+ */
+static void test_bridge_export(void **state)
+{
+	struct dfx *f = *state;
+	struct dfx_lane *l = lane0(f);
+	struct doca_gpu_dev_verbs_qp v = *l->dqp_b, *d = NULL;
+	struct doca_gpu_verbs_qp *g = NULL;
+	struct doca_gpu_verbs_qp_error_info info;
+	struct ogda_dev_rq rq, rqa = ogda_dev_qp_rq(l->dqp);
+	uint64_t rt, st;
+
+	assert_int_equal(doca_gpu_verbs_unexport_qp(f->gpu, l->gqp_b), DOCA_SUCCESS);
+	l->gqp_b = NULL;
+	l->dqp_b = NULL;
+	assert_int_equal(doca_gpu_verbs_bridge_export_qp(f->gpu, v.sq_num, v.sq_wqe_daddr, v.sq_wqe_num, v.sq_dbrec, v.sq_db,
+							 4096, v.cq_sq.cq_num, v.cq_sq.cqe_daddr, v.cq_sq.cqe_num,
+							 v.cq_sq.dbrec, v.rq_num, v.rq_wqe_daddr, v.rq_wqe_num, v.rq_dbrec,
+							 v.rcv_wqe_size, v.cq_rq.cq_num, v.cq_rq.cqe_daddr, v.cq_rq.cqe_num,
+							 v.cq_rq.dbrec, DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY,
+							 DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR, &g),
+			 DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(doca_gpu_verbs_bridge_export_qp(f->gpu, v.sq_num, v.sq_wqe_daddr, 12, v.sq_dbrec, v.sq_db, 4096,
+							 v.cq_sq.cq_num, v.cq_sq.cqe_daddr, v.cq_sq.cqe_num, v.cq_sq.dbrec, 0,
+							 NULL, 0, NULL, 0, 0, NULL, 0, NULL, AUTO,
+							 DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR, &g),
+			 DOCA_ERROR_INVALID_VALUE);
+	assert_null(g);
+	assert_int_equal(doca_gpu_verbs_bridge_export_qp(f->gpu, v.sq_num, v.sq_wqe_daddr, v.sq_wqe_num, v.sq_dbrec, v.sq_db,
+							 4096, v.cq_sq.cq_num, v.cq_sq.cqe_daddr, v.cq_sq.cqe_num,
+							 v.cq_sq.dbrec, v.rq_num, v.rq_wqe_daddr, v.rq_wqe_num, v.rq_dbrec,
+							 v.rcv_wqe_size, v.cq_rq.cq_num, v.cq_rq.cqe_daddr, v.cq_rq.cqe_num,
+							 v.cq_rq.dbrec, AUTO, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
+							 &g),
+			 DOCA_SUCCESS);
+	l->gqp_b = g; /* the fixture unexports it */
+	assert_int_equal(opengda_gpu_verbs_qp_set_wait_timeout(g, f->cfg.timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(doca_gpu_verbs_get_qp_dev(g, &d), DOCA_SUCCESS);
+	assert_int_equal(d->nic_handler, DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB);
+	assert_int_equal(doca_gpu_verbs_query_last_error(g, &info), DOCA_ERROR_NOT_SUPPORTED);
+	assert_int_equal(doca_gpu_verbs_reset_tracking_and_memory(g), DOCA_ERROR_NOT_SUPPORTED);
+	/* A -> bridged B. */
+	rq = ogda_dev_qp_rq(d);
+	dfx_fill(f->src.addr, 100, 5);
+	assert_int_equal(ogda_dev_rq_op_recv(&rq, dfx_laddr(&f->dst, 0), 128, GPU, &rt), 0);
+	assert_int_equal(ogda_dev_op_send(l->dqp, dfx_laddr(&f->src, 0), 100, GPU, AUTO, 0, &st), 0);
+	assert_int_equal(ogda_dev_recv_wait_index(d, rt, GPU), 0);
+	assert_int_equal(dfx_check(f->dst.addr, 100, 5), -1);
+	/* Bridged B -> A. */
+	dfx_fill(f->src.addr + 4096, 77, 6);
+	assert_int_equal(ogda_dev_rq_op_recv(&rqa, dfx_laddr(&f->dst, 4096), 128, GPU, &rt), 0);
+	assert_int_equal(ogda_dev_op_send(d, dfx_laddr(&f->src, 4096), 77, GPU, AUTO, 0, &st), 0);
+	assert_int_equal(ogda_dev_op_wait(d, st, GPU), 0);
+	assert_int_equal(ogda_dev_recv_wait_index(l->dqp, rt, GPU), 0);
+	assert_int_equal(dfx_check(f->dst.addr + 4096, 77, 6), -1);
+}
+
 /* ---- SRQ refilled by device code, consumed by several QPs ----------------------------------- */
 
 #define SRQ_SLOT 64u
@@ -475,6 +534,7 @@ int main(void)
 		DFX_CASE(test_recv_bad_lkey, two),
 		DFX_CASE(test_shared_threads, two),
 		DFX_CASE(test_inline_scatter, two_inline),
+		DFX_CASE(test_bridge_export, two),
 		DFX_CASE(test_srq_shared, two_srq),
 		DFX_CASE(test_export_refusals, two_srq),
 	};
