@@ -53,6 +53,7 @@ int ex_qp_open(struct ex_ctx *x)
 	a.gpu_dev = x->gpu;
 	a.verbs_pd = x->dev.pd;
 	a.sq_nwqe = EX_SQ_NWQE;
+	a.rq_nwqe = x->cfg.spec->rq_nwqe;
 	x->sq_nwqe = EX_SQ_NWQE;
 	a.nic_handler = x->cfg.handler;
 	a.mreg_type = DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_DEFAULT;
