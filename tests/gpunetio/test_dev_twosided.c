@@ -338,7 +338,9 @@ static void test_shared_threads(void **state)
 		uint32_t m;
 
 		assert_int_equal(ogda_dev_recv_wait_index(l->dqp_b, r, GPU), 0);
-		assert_int_equal(opengda_mlx5_cqe_byte_cnt(ogda_dev_recv_cqe(l->dqp_b, r)), MT_LEN);
+		/* Only the last ring's worth of CQEs is still in the receive CQ (the others were overwritten). */
+		if (r >= total - l->dqp_b->cq_rq.cqe_num)
+			assert_int_equal(opengda_mlx5_cqe_byte_cnt(ogda_dev_recv_cqe(l->dqp_b, r)), MT_LEN);
 		memcpy(&m, f->dst.addr + r * MT_LEN, sizeof(m));
 		assert_true(m < total);
 		assert_false(seen[m]);
