@@ -65,26 +65,18 @@ doca_error_t gverbs_rq_build(struct doca_gpu_verbs_qp *gq)
 
 	if (cq == NULL)
 		return DOCA_SUCCESS;
-	if (qp->init.srq != NULL) {
-		/* On an SRQ: only the completions are the QP's (the receive block stays empty). */
-		err = gverbs_map_queue(gq, cq->ring, (size_t)cq->ncqe * cq->cqe_size, "receive CQ ring", &gq->cq_rq_map,
-				       &cq_dev);
-		if (err == DOCA_SUCCESS)
-			err = gverbs_map_queue(gq, cq->dbr, 2 * sizeof(uint32_t), "receive CQ doorbell record",
-					       &gq->cq_rq_dbr_map, &cq_dbr_dev);
-		if (err != DOCA_SUCCESS)
-			return err;
+	err = gverbs_map_queue(gq, cq->ring, (size_t)cq->ncqe * cq->cqe_size, "receive CQ ring", &gq->cq_rq_map, &cq_dev);
+	if (err == DOCA_SUCCESS)
+		err = gverbs_map_queue(gq, cq->dbr, 2 * sizeof(uint32_t), "receive CQ doorbell record", &gq->cq_rq_dbr_map,
+				       &cq_dbr_dev);
+	if (err != DOCA_SUCCESS)
+		return err;
+	/* On an SRQ only the completions are the QP's: the receive block stays empty. */
+	if (qp->init.srq != NULL)
 		goto cq_view;
-	}
 	err = gverbs_map_queue(gq, qp->rq, (size_t)qp->rq_wqes * qp->rq_stride, "receive queue", &gq->rq_map, &rq_dev);
 	if (err == DOCA_SUCCESS)
 		err = gverbs_map_queue(gq, qp->dbr, 2 * sizeof(uint32_t), "doorbell record", &gq->rq_dbr_map, &dbr_dev);
-	if (err == DOCA_SUCCESS)
-		err = gverbs_map_queue(gq, cq->ring, (size_t)cq->ncqe * cq->cqe_size, "receive CQ ring", &gq->cq_rq_map,
-				       &cq_dev);
-	if (err == DOCA_SUCCESS)
-		err = gverbs_map_queue(gq, cq->dbr, 2 * sizeof(uint32_t), "receive CQ doorbell record",
-				       &gq->cq_rq_dbr_map, &cq_dbr_dev);
 	if (err != DOCA_SUCCESS)
 		return err;
 	v->rq_num = qp->qpn;

@@ -358,11 +358,10 @@ static void hl_attr(const struct gdf *f, const struct gdf_qp_cfg *cfg, struct do
 	a->mreg_type = DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_DEFAULT;
 	a->send_dbr_mode_ext = cfg->dbr_mode;
 	a->cq_collapsed = false;
-	a->rq_nwqe = cfg->rq_nwqe;
-	a->recv_inline = cfg->recv_inline;
 }
 
-int gdf_qp_pair_create(struct gdf *f, const struct gdf_qp_cfg *cfg, struct gdf_qp *qa, struct gdf_qp *qb)
+int gdf_qp_pair_create(struct gdf *f, const struct gdf_qp_cfg *cfg, uint16_t rq_nwqe, uint8_t recv_inline,
+		       struct gdf_qp *qa, struct gdf_qp *qb)
 {
 	struct doca_gpu_verbs_qp_init_attr_hl a;
 	uint64_t timeout = cfg->timeout_ns != 0 ? cfg->timeout_ns : GDF_WAIT_TIMEOUT_NS;
@@ -371,6 +370,8 @@ int gdf_qp_pair_create(struct gdf *f, const struct gdf_qp_cfg *cfg, struct gdf_q
 	memset(qa, 0, sizeof(*qa));
 	memset(qb, 0, sizeof(*qb));
 	hl_attr(f, cfg, &a);
+	a.rq_nwqe = rq_nwqe;
+	a.recv_inline = recv_inline;
 	TRY(doca_gpu_verbs_create_qp_hl(&a, &qa->single));
 	TRY(doca_gpu_verbs_create_qp_hl(&a, &qb->single));
 	qa->main = qa->single;
@@ -386,7 +387,7 @@ int gdf_qp_pair_create(struct gdf *f, const struct gdf_qp_cfg *cfg, struct gdf_q
 	return 0;
 fail:
 	printf("setup: QP pair with handler %s, %u WQEs, %u receives could not be made\n",
-	       gdf_handler_name(cfg->handler), cfg->sq_nwqe, cfg->rq_nwqe);
+	       gdf_handler_name(cfg->handler), cfg->sq_nwqe, rq_nwqe);
 	gdf_qp_destroy(f, qa);
 	gdf_qp_destroy(f, qb);
 	return -1;

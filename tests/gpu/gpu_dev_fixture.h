@@ -73,8 +73,6 @@ struct gdf_qp_cfg {
 	uint16_t sq_nwqe;                               /* send queue WQEs (the CQ gets as many) */
 	bool group;                                     /* main QP plus a core-direct companion */
 	uint64_t timeout_ns;                            /* device wait bound; 0: GDF_WAIT_TIMEOUT_NS */
-	uint16_t rq_nwqe;                               /* receive queue WQEs (two-sided); 0: none */
-	uint8_t recv_inline;                            /* scatter-to-CQE (with rq_nwqe) */
 };
 
 /* The responder side of a connection: a plain DOCA Verbs QP with its own CQ. */
@@ -143,8 +141,12 @@ long gdf_all_check(const uint8_t *p, size_t len, uint8_t v);
 /* Creates, connects and exports; fills q. Prints why and returns -1 on failure. */
 int gdf_qp_create(struct gdf *f, const struct gdf_qp_cfg *cfg, struct gdf_qp *q);
 void gdf_qp_destroy(struct gdf *f, struct gdf_qp *q);
-/* Two high-level QPs of cfg (with receive queues: cfg.rq_nwqe) connected to each other; no peers. */
-int gdf_qp_pair_create(struct gdf *f, const struct gdf_qp_cfg *cfg, struct gdf_qp *qa, struct gdf_qp *qb);
+/*
+ * Two high-level QPs of cfg with receive queues of rq_nwqe WQEs (recv_inline: scatter-to-CQE),
+ * connected to each other; no peers.
+ */
+int gdf_qp_pair_create(struct gdf *f, const struct gdf_qp_cfg *cfg, uint16_t rq_nwqe, uint8_t recv_inline,
+		       struct gdf_qp *qa, struct gdf_qp *qb);
 /* Copy of the device view (main, or the companion) as device code left it. */
 int gdf_qp_view(const struct gdf_qp *q, bool companion, struct doca_gpu_dev_verbs_qp *out);
 /* The WQE at index idx of the ring (main or companion), read on the host. */

@@ -152,9 +152,10 @@ static ts_args args_of(env &e, const gdf_qp &q, gdf_buf *b)
 	return a;
 }
 
-static bool pair(env &e, const gdf_qp_cfg &cfg, gdf_qp *qa, gdf_qp *qb, const char *name, gdf_check *chk)
+static bool pair(env &e, const gdf_qp_cfg &cfg, uint8_t recv_inline, gdf_qp *qa, gdf_qp *qb, const char *name,
+		 gdf_check *chk)
 {
-	GDF_EXPECT(chk, gdf_qp_pair_create(e.f, &cfg, qa, qb) == 0, "cannot create the QP pair");
+	GDF_EXPECT(chk, gdf_qp_pair_create(e.f, &cfg, RQ_NWQE, recv_inline, qa, qb) == 0, "cannot create the QP pair");
 	if (!chk->ok)
 		gdf_report(e.f, name, chk, NULL);
 	return chk->ok;
@@ -173,7 +174,7 @@ static int fill_messages(env &e)
 template <scope_t sc>
 static void send_recv(env &e, const char *scope_name)
 {
-	const gdf_qp_cfg cfg = {H_AUTO, M_VALID, (uint16_t)SQ_NWQE, false, 0, (uint16_t)RQ_NWQE, 0};
+	const gdf_qp_cfg cfg = {H_AUTO, M_VALID, (uint16_t)SQ_NWQE, false, 0};
 	bool seen[NTHREADS] = {false};
 	uint8_t want[MSG];
 	char name[64];
@@ -182,7 +183,7 @@ static void send_recv(env &e, const char *scope_name)
 
 	snprintf(name, sizeof(name), "twosided/send_recv/%s", scope_name);
 	gdf_check_init(&chk);
-	if (!pair(e, cfg, &qa, &qb, name, &chk))
+	if (!pair(e, cfg, 0, &qa, &qb, name, &chk))
 		return;
 	GDF_EXPECT(&chk, fill_messages(e) == 0 && gdf_buf_set(&e.LB, 0, 0, BUF) == 0, "cannot prepare the buffers");
 	k_recv<sc><<<1, NTHREADS>>>(args_of(e, qb, &e.LB));
@@ -224,14 +225,14 @@ static void send_recv(env &e, const char *scope_name)
 
 static void imm_inline(env &e)
 {
-	const gdf_qp_cfg cfg = {H_AUTO, M_VALID, (uint16_t)SQ_NWQE, false, 0, (uint16_t)RQ_NWQE, 1};
+	const gdf_qp_cfg cfg = {H_AUTO, M_VALID, (uint16_t)SQ_NWQE, false, 0};
 	const char *name = "twosided/imm_inline";
 	uint8_t inl[32];
 	gdf_check chk;
 	gdf_qp qa, qb;
 
 	gdf_check_init(&chk);
-	if (!pair(e, cfg, &qa, &qb, name, &chk))
+	if (!pair(e, cfg, 1, &qa, &qb, name, &chk))
 		return;
 	GDF_EXPECT(&chk, fill_messages(e) == 0 && gdf_buf_set(&e.LB, 0, 0, BUF) == 0, "cannot prepare the buffers");
 	k_recv_inline<<<1, 1>>>(args_of(e, qb, &e.LB), e.inl.p);
@@ -261,13 +262,13 @@ static void imm_inline(env &e)
 
 static void recv_length(env &e)
 {
-	const gdf_qp_cfg cfg = {H_AUTO, M_VALID, (uint16_t)SQ_NWQE, false, 0, (uint16_t)RQ_NWQE, 0};
+	const gdf_qp_cfg cfg = {H_AUTO, M_VALID, (uint16_t)SQ_NWQE, false, 0};
 	const char *name = "twosided/recv_length";
 	gdf_check chk;
 	gdf_qp qa, qb;
 
 	gdf_check_init(&chk);
-	if (!pair(e, cfg, &qa, &qb, name, &chk))
+	if (!pair(e, cfg, 0, &qa, &qb, name, &chk))
 		return;
 	k_recv_small<<<1, 1>>>(args_of(e, qb, &e.LB));
 	gdf_sync(e.f, name, &chk);
