@@ -127,6 +127,42 @@ __device__ static __forceinline__ int ex_recv_wait(struct doca_gpu_dev_verbs_qp 
 	return rc;
 }
 
+/* put_counter at thread scope (doca_gpu_dev_verbs_put_counter, counter value 1). */
+__device__ static __forceinline__ int ex_put_counter(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_qp *comp,
+						     const struct ex_op *op, struct doca_gpu_dev_verbs_addr counter_raddr,
+						     struct doca_gpu_dev_verbs_addr counter_laddr, int sharing)
+{
+	constexpr doca_gpu_dev_verbs_exec_scope kThread = DOCA_GPUNETIO_VERBS_EXEC_SCOPE_THREAD;
+
+	switch (sharing) {
+	case OGDA_DEV_SHARE_EXCLUSIVE:
+		return doca_gpu_dev_verbs_put_counter<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_EXCLUSIVE,
+						      ex_cuda::kHandler, kThread>(qp, op->raddr, op->laddr, op->size, comp,
+										  counter_raddr, counter_laddr, 1);
+	case OGDA_DEV_SHARE_CTA:
+		return doca_gpu_dev_verbs_put_counter<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_CTA, ex_cuda::kHandler,
+						      kThread>(qp, op->raddr, op->laddr, op->size, comp, counter_raddr,
+							       counter_laddr, 1);
+	default:
+		return doca_gpu_dev_verbs_put_counter<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU, ex_cuda::kHandler,
+						      kThread>(qp, op->raddr, op->laddr, op->size, comp, counter_raddr,
+							       counter_laddr, 1);
+	}
+}
+
+/* Waits until everything posted on qp so far has completed. */
+__device__ static __forceinline__ int ex_wait_all(struct doca_gpu_dev_verbs_qp *qp, int sharing)
+{
+	switch (sharing) {
+	case OGDA_DEV_SHARE_EXCLUSIVE:
+		return doca_gpu_dev_verbs_wait<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_EXCLUSIVE>(qp);
+	case OGDA_DEV_SHARE_CTA:
+		return doca_gpu_dev_verbs_wait<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_CTA>(qp);
+	default:
+		return doca_gpu_dev_verbs_wait<DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU>(qp);
+	}
+}
+
 /* Waits until the WQE of ticket (and every earlier one) has completed. */
 __device__ static __forceinline__ int ex_wait(struct doca_gpu_dev_verbs_qp *qp, uint64_t ticket, int sharing)
 {

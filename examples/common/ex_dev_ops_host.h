@@ -139,6 +139,26 @@ static inline int ex_recv_wait(struct doca_gpu_dev_verbs_qp *qp, uint64_t ticket
 	return rc;
 }
 
+/*
+ * put_counter at thread scope: the put on qp, then on its companion comp a WAIT for the put's
+ * completion and a fetch-and-add of 1 on the peer's counter (old value to counter_laddr).
+ */
+static inline int ex_put_counter(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_qp *comp,
+				 const struct ex_op *op, struct doca_gpu_dev_verbs_addr counter_raddr,
+				 struct doca_gpu_dev_verbs_addr counter_laddr, int sharing)
+{
+	uint64_t t = 0;
+	int rc = ogda_dev_op_put(qp, op->raddr, op->laddr, op->size, sharing, EX_HANDLER, 0, &t);
+
+	return rc != 0 ? rc : ogda_dev_op_counter(comp, qp, t, counter_raddr, counter_laddr, 1, sharing, EX_HANDLER, 0);
+}
+
+/* Waits until everything posted on qp so far has completed. */
+static inline int ex_wait_all(struct doca_gpu_dev_verbs_qp *qp, int sharing)
+{
+	return ogda_dev_op_wait_all(qp, sharing);
+}
+
 /* Waits until the WQE of ticket (and every earlier one) has completed. */
 static inline int ex_wait(struct doca_gpu_dev_verbs_qp *qp, uint64_t ticket, int sharing)
 {
