@@ -201,6 +201,8 @@ doca_error_t doca_gpu_verbs_query_last_error(struct doca_gpu_verbs_qp *qp, struc
 /**
  * @brief Resets the device view after the QP went through RESET and back to RTS: indices to zero,
  *        ring and readiness cleared, CQEs invalidated. No kernel may use the QP meanwhile.
+ *        DOCA_ERROR_NOT_SUPPORTED for a QP exported with its receive queue (unexport and export it
+ *        again) and for a bridged QP.
  */
 doca_error_t doca_gpu_verbs_reset_tracking_and_memory(struct doca_gpu_verbs_qp *qp);
 

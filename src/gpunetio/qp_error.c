@@ -317,6 +317,12 @@ doca_error_t doca_gpu_verbs_reset_tracking_and_memory(struct doca_gpu_verbs_qp *
 			     qp->qp_cpu.sq_num);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
+	if (qp->cq_rq != NULL) {
+		/* The receive side (RQ indices, receive CQ) is not rewound: refuse rather than leave it stale. */
+		OGDA_LOG_ERR("reset_tracking_and_memory: QP 0x%x was exported with its receive queue: unexport it and "
+			     "export it again after the reset", qp->qp->qpn);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	v = &qp->qp_cpu;
 	err = check_resettable(qp);
 	if (err == DOCA_SUCCESS)

@@ -520,6 +520,8 @@ static void test_export_refusals(void **state)
 			 DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(opengda_gpu_verbs_export_srq(f->gpu, NULL, NULL), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(opengda_gpu_verbs_srq_set_wait_timeout(f->gsrq, 1), DOCA_ERROR_BAD_STATE);
+	/* A reset would leave the receive side stale: refused with a reason. */
+	assert_int_equal(doca_gpu_verbs_reset_tracking_and_memory(l->gqp_b), DOCA_ERROR_NOT_SUPPORTED);
 	assert_null(g);
 }
 
