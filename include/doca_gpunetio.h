@@ -126,6 +126,34 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 				      struct doca_verbs_cq *cq_sq, enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext,
 				      struct doca_gpu_verbs_qp **qp_out);
 
+/**
+ * @brief Builds the device QP of a QP created outside DOCA Verbs from its raw fields (DOCA GPUNetIO
+ *        SDK). Every address must be the one the executing threads use (GPU memory, or host memory
+ *        mapped for them); nothing is mapped. The GPU rings the doorbell @p sq_db itself: handler
+ *        AUTO (GPU_SM_DB, or GPU_SM_NO_DBR for NO_DBR_HW), GPU_SM_DB, GPU_SM_BF or GPU_SM_NO_DBR;
+ *        CPU_PROXY and NO_DBR_SW_EMULATED need the CPU side of the QP and are refused.
+ *
+ * @param sq_qpn, sq_wqe_addr, sq_wqe_num, sq_dbrec, sq_db, uar_size  send queue: QP number, ring
+ *        of sq_wqe_num 64-byte WQEBBs (a power of two), send doorbell-record word (DBR + 4; NULL
+ *        with NO_DBR_HW), doorbell register, size of the UAR mapping (not used).
+ * @param sq_cqn, sq_cqe_addr, sq_cqe_num, sq_cq_dbrec  send CQ of 64-byte CQEs, at least one per WQEBB.
+ * @param rq_qpn, rq_wqe_addr, rq_wqe_num, rq_dbrec, rcv_wqe_size  receive queue (rq_wqe_num 0:
+ *        none): ring, receive doorbell-record word (DBR + 0), bytes per receive WQE (typically 16).
+ * @param rq_cqn, rq_cqe_addr, rq_cqe_num, rq_cq_dbrec  receive CQ, at least one CQE per receive WQE.
+ * @return DOCA_ERROR_INVALID_VALUE (NULL, sizes that are not powers of two, CQs too small),
+ *         DOCA_ERROR_NOT_SUPPORTED (CPU proxy, emulated DBR-less mode), DOCA_ERROR_NO_MEMORY.
+ *         Undo with doca_gpu_verbs_unexport_qp(); query_last_error and reset_tracking_and_memory
+ *         answer DOCA_ERROR_NOT_SUPPORTED for a bridged QP.
+ */
+doca_error_t doca_gpu_verbs_bridge_export_qp(struct doca_gpu *gpu_dev, uint32_t sq_qpn, void *sq_wqe_addr,
+					     uint32_t sq_wqe_num, uint32_t *sq_dbrec, uint64_t *sq_db, size_t uar_size,
+					     uint32_t sq_cqn, void *sq_cqe_addr, uint32_t sq_cqe_num,
+					     uint32_t *sq_cq_dbrec, uint32_t rq_qpn, void *rq_wqe_addr,
+					     uint32_t rq_wqe_num, uint32_t *rq_dbrec, uint32_t rcv_wqe_size,
+					     uint32_t rq_cqn, void *rq_cqe_addr, uint32_t rq_cqe_num,
+					     uint32_t *rq_cq_dbrec, enum doca_gpu_dev_verbs_nic_handler nic_handler,
+					     uint8_t send_dbr_mode_ext, struct doca_gpu_verbs_qp **qp_out);
+
 /** @brief Undoes doca_gpu_verbs_export_qp(). @return DOCA_ERROR_INVALID_VALUE for NULL or a foreign QP. */
 doca_error_t doca_gpu_verbs_unexport_qp(struct doca_gpu *gpu_dev, struct doca_gpu_verbs_qp *qp);
 
@@ -176,6 +204,8 @@ doca_error_t doca_gpu_verbs_query_last_error(struct doca_gpu_verbs_qp *qp, struc
 /**
  * @brief Resets the device view after the QP went through RESET and back to RTS: indices to zero,
  *        ring and readiness cleared, CQEs invalidated. No kernel may use the QP meanwhile.
+ *        DOCA_ERROR_NOT_SUPPORTED for a QP exported with its receive queue (unexport and export it
+ *        again) and for a bridged QP.
  */
 doca_error_t doca_gpu_verbs_reset_tracking_and_memory(struct doca_gpu_verbs_qp *qp);
 

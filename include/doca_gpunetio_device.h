@@ -13,5 +13,6 @@
 #include "device/doca_gpunetio_dev_verbs_qp.cuh"
 #include "device/doca_gpunetio_dev_verbs_onesided.cuh"
 #include "device/doca_gpunetio_dev_verbs_counter.cuh"
+#include "device/doca_gpunetio_dev_verbs_twosided.cuh"
 
 #endif /* DOCA_GPUNETIO_DEVICE_H */

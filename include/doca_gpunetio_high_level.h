@@ -33,6 +33,18 @@ struct doca_gpu_verbs_qp_init_attr_hl {
 	enum doca_gpu_verbs_mem_reg_type mreg_type;         /**< Queue memory registration. */
 	enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext; /**< Doorbell-record mode. */
 	bool cq_collapsed;                        /**< Collapse the send CQ into one entry. */
+	/**
+	 * Receive queue WQEs for two-sided receives posted by device code (rounded up to a power of
+	 * two; 0: no receive queue). The QP gets a receive CQ of its own (one entry per receive WQE)
+	 * and is exported with it (opengda_gpu_verbs_export_qp_rq()). As the DOCA GPUNetIO SDK's.
+	 */
+	uint16_t rq_nwqe;
+	/**
+	 * 1: receives of up to 32 bytes are scattered into their CQE (doca_gpu_dev_verbs_cqe_is_inline,
+	 * cqe_get_inl_data). Needs rq_nwqe and the device capability
+	 * (doca_verbs_device_attr_get_is_cqe_inline_supported): DOCA_ERROR_NOT_SUPPORTED otherwise.
+	 */
+	uint8_t recv_inline;
 	/* The open releases' ways of naming the PD, used when verbs_pd is NULL (docs/open-release.md). */
 	struct doca_dev *net_dev;                 /**< 3.0: a device from doca_verbs_dev_open(); its PD. */
 	struct ibv_pd *ibpd;                      /**< 2.0 and 3.0: an rdma-core PD (ConnectX or the rdma-core front end). */
@@ -46,6 +58,7 @@ struct doca_gpu_verbs_qp_hl {
 	struct doca_gpu_verbs_qp *qp_gverbs; /**< The exported QP; doca_gpu_verbs_get_qp_dev() gives the device view. */
 	enum doca_gpu_dev_verbs_nic_handler nic_handler;         /**< Handler in effect (never AUTO). */
 	enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext; /**< Doorbell-record mode in effect. */
+	struct doca_verbs_cq *cq_rq;       /**< Its receive CQ (rq_nwqe > 0), else NULL. */
 	void *priv;                        /**< Library-owned resources; do not touch. */
 };
 

@@ -136,7 +136,17 @@ enum doca_gpu_verbs_send_dbr_mode_ext {
 /** Queue of a QP a device operation uses. */
 enum doca_gpu_dev_verbs_qp_type {
 	DOCA_GPUNETIO_VERBS_QP_SQ = 0, /**< The send queue. */
+	DOCA_GPUNETIO_VERBS_QP_RQ = 1, /**< The receive queue (two-sided receives posted by device code). */
 };
+
+/** log2 of a send WQE building block (64 bytes). */
+#define DOCA_GPUNETIO_MLX5_WQE_SQ_SHIFT 6
+/** log2 of a receive WQE as device code posts it: one 16-byte data segment. */
+#define DOCA_GPUNETIO_MLX5_WQE_RQ_SHIFT 4
+/** CQE op_own bit: the responder scattered up to 32 payload bytes into the CQE (bytes 0-31). */
+#define DOCA_GPUNETIO_MLX5_INLINE_SCATTER_32 0x4
+/** CQE op_own bit: up to 64 payload bytes in the 64 bytes before the CQE (128-byte CQEs only). */
+#define DOCA_GPUNETIO_MLX5_INLINE_SCATTER_64 0x8
 
 /**
  * Which threads cooperate in one call. BLOCK is an OpenGDA addition: every thread of the CTA
@@ -278,6 +288,7 @@ enum {
 #define OPENGDA_DEV_EIO 5
 #define OPENGDA_DEV_EBUSY 16
 #define OPENGDA_DEV_ETIMEDOUT 110
+#define OPENGDA_DEV_EINVAL 22 /**< -EINVAL: a receive on a QP exported without a receive queue of its own. */
 #define OPENGDA_DEV_CQE_ERROR(syndrome) (-(int)((((uint32_t)(syndrome) & 0xffu) << 8) | OPENGDA_DEV_EIO))
 #define OPENGDA_DEV_IS_CQE_ERROR(rc) ((rc) < 0 && ((-(rc)) & 0xff) == OPENGDA_DEV_EIO)
 #define OPENGDA_DEV_CQE_ERROR_SYNDROME(rc) ((uint8_t)(((-(rc)) >> 8) & 0xff))

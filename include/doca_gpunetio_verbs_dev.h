@@ -182,12 +182,51 @@ struct doca_gpu_dev_verbs_qp {
 	 * NULL otherwise.
 	 */
 	uint64_t *ogda_pi_mailbox;
-	uint64_t ogda_wait_timeout_ns; /**< Bound of every wait; 0 = for ever. Export copies it to cq_sq. */
+	uint64_t ogda_wait_timeout_ns; /**< Bound of every wait; 0 = for ever. Export copies it to cq_sq and cq_rq. */
+	/**
+	 * @name Receive queue (DOCA GPUNetIO SDK field names and order; all 0 when the QP was
+	 * exported without a receive CQ). Device code posts 16-byte receive WQEs (one data segment;
+	 * the rest of a larger entry is terminated with an invalid-lkey segment).
+	 */
+	/** @{ */
+	uint32_t rq_num;          /**< QP number (the RQ belongs to the QP). */
+	uint64_t rq_wqe_pi;       /**< Producer index last written to the RQ doorbell record. */
+	uint32_t rq_wqe_num;      /**< Ring size in receive WQEs (a power of two). */
+	uint32_t rq_wqe_mask;     /**< rq_wqe_num - 1. */
+	uint8_t *rq_wqe_daddr;    /**< First receive WQE. */
+	uint32_t *rq_dbrec;       /**< Receive doorbell record word (DBR + 0). */
+	uint32_t rcv_wqe_size;    /**< Bytes per receive WQE (16 << log_rq_stride). */
+	uint64_t rq_rsvd_index;   /**< Every receive WQE below this index is reserved. */
+	uint64_t rq_ready_index;  /**< Every receive WQE below this index is written. */
+	int rq_lock;              /**< Held by the thread writing the receive doorbell record. */
+	/** @} */
 	struct doca_gpu_dev_verbs_cq cq_sq; /**< The send CQ. */
+	struct doca_gpu_dev_verbs_cq cq_rq; /**< The receive CQ (one CQE per receive, in RQ order). */
 	enum doca_gpu_dev_verbs_nic_handler nic_handler; /**< Handler resolved at export (never AUTO). */
 	enum doca_gpu_dev_verbs_mem_type mem_type;       /**< Where the ring lives. */
 	enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext; /**< Doorbell-record mode. */
 	uint32_t ogda_flags;      /**< Reserved for OpenGDA; 0. */
+};
+
+/**
+ * A contiguous shared receive queue as device code refills it (OpenGDA; the DOCA SDK exports no
+ * SRQ). Fields have the names of the QP's receive block. Receives taken from it complete on the
+ * receive CQ of the QP that consumed them, so a slot's previous receive is known to be done only
+ * by whoever polled that CQ: device code refills a slot after consuming the completion of the
+ * receive it held (opengda_gpu_verbs_export_srq() documents the contract).
+ */
+struct opengda_gpu_dev_verbs_srq {
+	uint64_t rq_wqe_pi;       /**< Producer index last written to the SRQ doorbell record. */
+	uint64_t rq_rsvd_index;   /**< Every WQE below this index is reserved. */
+	uint64_t rq_ready_index;  /**< Every WQE below this index is written. */
+	uint32_t rq_num;          /**< SRQ number. */
+	uint32_t rq_wqe_num;      /**< Ring size in WQEs (a power of two). */
+	uint32_t rq_wqe_mask;     /**< rq_wqe_num - 1. */
+	uint32_t rcv_wqe_size;    /**< Bytes per WQE. */
+	uint8_t *rq_wqe_daddr;    /**< First WQE. */
+	uint32_t *rq_dbrec;       /**< SRQ doorbell record word (producer counter). */
+	int rq_lock;              /**< Held by the thread writing the doorbell record. */
+	uint64_t ogda_wait_timeout_ns; /**< Bound of every wait; 0 = for ever. */
 };
 
 #ifdef __cplusplus

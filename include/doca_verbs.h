@@ -266,6 +266,8 @@ uint32_t doca_verbs_device_attr_get_max_sge(const struct doca_verbs_device_attr 
 uint32_t doca_verbs_device_attr_get_max_cq(const struct doca_verbs_device_attr *verbs_device_attr);
 /** @brief Maximum entries of a CQ. */
 uint32_t doca_verbs_device_attr_get_max_cqe(const struct doca_verbs_device_attr *verbs_device_attr);
+/** @brief 1 when the device scatters small receives (up to 32 bytes) into the CQE (see doca_verbs_qp_init_attr_set_cqe_inline). */
+uint8_t doca_verbs_device_attr_get_is_cqe_inline_supported(const struct doca_verbs_device_attr *verbs_device_attr);
 /** @brief Maximum number of memory regions. */
 uint32_t doca_verbs_device_attr_get_max_mr(const struct doca_verbs_device_attr *verbs_device_attr);
 /** @brief Maximum number of PDs. */
@@ -625,6 +627,17 @@ doca_error_t doca_verbs_qp_init_attr_get_ordering_semantic(const struct doca_ver
 /** @brief 1: the data path is run outside DOCA Verbs (GPU, DPA). @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for values other than 0 / 1. */
 doca_error_t doca_verbs_qp_init_attr_set_external_datapath_en(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
 							      uint8_t external_datapath_en);
+/**
+ * @brief 1: receives of up to 32 bytes are scattered into their 64-byte CQE (qpc.cs_res
+ *        DATA32_CQE; the CQE's op_own carries the inline-scatter bit) instead of the receive
+ *        buffers. Needs doca_verbs_device_attr_get_is_cqe_inline_supported().
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or values other than 0 / 1.
+ */
+doca_error_t doca_verbs_qp_init_attr_set_cqe_inline(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
+						    uint8_t cqe_inline);
+/** @brief Scatter-to-CQE setting. @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_verbs_qp_init_attr_get_cqe_inline(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
+						    uint8_t *cqe_inline);
 
 /** @} */
 

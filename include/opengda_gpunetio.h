@@ -41,6 +41,63 @@ struct opengda_gpu_info {
 doca_error_t opengda_gpu_get_info(const struct doca_gpu *gpu_dev, struct opengda_gpu_info *info);
 
 /**
+ * @brief doca_gpu_verbs_export_qp() with the receive side: also exports @p qp's receive queue and
+ *        its receive CQ @p cq_rq (the DOCA GPUNetIO SDK's `cq_rq` argument), so device code posts
+ *        receives (doca_gpu_dev_verbs_recv*) and waits for them (recv_wait). The SDK's
+ *        export_qp has another argument list than the open release's, which this library keeps;
+ *        doca_gpu_verbs_export_qp() takes the receive CQ along by itself when the QP has a
+ *        receive queue of its own completing to a CQ of its own that fits.
+ *
+ * @p cq_rq must be the QP's receive CQ, not its send CQ, not collapsed, with 64-byte CQEs and at
+ * least one entry per receive WQE (of its RQ, or of its SRQ); the QP must have a receive queue of
+ * its own with nothing posted yet, or be on an SRQ (then only the receive CQ is exported: device
+ * code refills the SRQ through opengda_gpu_verbs_export_srq()). Receives are 16-byte WQEs of one data segment (entries of QPs created with more
+ * receive SGEs are terminated after the first). While exported, @p cq_rq refuses destruction.
+ * @return DOCA_ERROR_INVALID_VALUE (NULL, or a CQ or QP that does not fit, with a log line), and
+ *         doca_gpu_verbs_export_qp()'s errors.
+ */
+doca_error_t opengda_gpu_verbs_export_qp_rq(struct doca_gpu *gpu_dev, struct doca_verbs_qp *qp,
+					    enum doca_gpu_dev_verbs_nic_handler nic_handler, struct doca_verbs_cq *cq_sq,
+					    struct doca_verbs_cq *cq_rq,
+					    enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext,
+					    struct doca_gpu_verbs_qp **qp_out);
+
+/** A contiguous SRQ exported to device code (opengda_gpu_verbs_export_srq). */
+struct opengda_gpu_verbs_srq;
+struct doca_verbs_srq;
+struct opengda_gpu_dev_verbs_srq;
+
+/**
+ * @brief Exports a CONTIGUOUS SRQ so that device code refills it (opengda_gpu_dev_verbs_srq_* in
+ *        doca_gpunetio_dev_verbs_twosided.cuh; the DOCA SDK has no GPU-side SRQ). QPs created on
+ *        the SRQ consume its receives and complete them on their own receive CQs: export each
+ *        with opengda_gpu_verbs_export_qp_rq() to poll them from device code.
+ *
+ * Device code cannot see which SRQ slots the NIC has consumed (completions land on several
+ * CQs), so it must refill a slot only after consuming the completion of the receive the slot
+ * held (the CQE's wqe_counter is the slot's index). The SRQ must be fresh. While exported, the
+ * SRQ counts one more user: doca_verbs_srq_destroy() refuses with DOCA_ERROR_IN_USE.
+ * @return DOCA_ERROR_INVALID_VALUE (NULL, SRQ with receives posted), DOCA_ERROR_NOT_SUPPORTED
+ *         (linked-list SRQ), DOCA_ERROR_NO_MEMORY, or a mapping error.
+ */
+doca_error_t opengda_gpu_verbs_export_srq(struct doca_gpu *gpu_dev, struct doca_verbs_srq *srq,
+					  struct opengda_gpu_verbs_srq **srq_out);
+
+/**
+ * @brief Bounds the waits of device code on @p srq (publishing in order, the record lock); call
+ *        before opengda_gpu_verbs_get_srq_dev(). @return DOCA_ERROR_INVALID_VALUE for NULL,
+ *        DOCA_ERROR_BAD_STATE once the device view exists.
+ */
+doca_error_t opengda_gpu_verbs_srq_set_wait_timeout(struct opengda_gpu_verbs_srq *srq, uint64_t timeout_ns);
+
+/** @brief The device view of @p srq to pass to kernels. @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t opengda_gpu_verbs_get_srq_dev(struct opengda_gpu_verbs_srq *srq,
+					   struct opengda_gpu_dev_verbs_srq **srq_dev);
+
+/** @brief Undoes opengda_gpu_verbs_export_srq(). @return DOCA_ERROR_INVALID_VALUE for NULL or another GPU. */
+doca_error_t opengda_gpu_verbs_unexport_srq(struct doca_gpu *gpu_dev, struct opengda_gpu_verbs_srq *srq);
+
+/**
  * @brief Bounds every wait of device code on @p qp (poll_cq_at, wait, get_wait, slot availability):
  *        after @p timeout_ns nanoseconds it returns -ETIMEDOUT instead of waiting on. 0 (the
  *        default) waits for ever, as DOCA does. Applies to device views obtained afterwards

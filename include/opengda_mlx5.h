@@ -1459,6 +1459,12 @@ struct opengda_mlx5_cqe_fields {
 	uint32_t byte_cnt;       /**< Byte count (not in error CQEs). */
 	uint32_t imm;            /**< Immediate data (not in error CQEs). */
 	uint64_t timestamp;      /**< Time stamp (not in error CQEs). */
+	/**
+	 * Responder scatter-to-CQE: @p inline_len (1..32) payload bytes at @p inline_data go to bytes
+	 * 0-31 of the CQE, with OPENGDA_MLX5_CQE_INLINE_SCATTER_32 in op_own. 0: none.
+	 */
+	const uint8_t *inline_data;
+	uint8_t inline_len;
 };
 
 /** @brief Stores @p op_own after every earlier store of this thread becomes visible. */
@@ -1494,9 +1500,11 @@ OPENGDA_MLX5_FN int opengda_mlx5_cqe_write(struct opengda_mlx5_cqe64 *cqe, const
 	if (cqe == NULL || f == NULL || f->opcode >= (uint8_t)OPENGDA_MLX5_CQE_INVALID || owner > 1u ||
 	    f->qpn > OPENGDA_MLX5_QPN_MASK || f->user_index > OPENGDA_MLX5_QPN_MASK)
 		return OPENGDA_MLX5_EINVAL;
+	if (f->inline_len > sizeof(cqe->resp_info) || (f->inline_len != 0 && f->inline_data == NULL))
+		return OPENGDA_MLX5_EINVAL;
 	err = f->opcode == (uint8_t)OPENGDA_MLX5_CQE_REQ_ERR || f->opcode == (uint8_t)OPENGDA_MLX5_CQE_RESP_ERR;
 	for (i = 0; i < sizeof(cqe->resp_info); i++)
-		cqe->resp_info[i] = 0;
+		cqe->resp_info[i] = !err && i < f->inline_len ? f->inline_data[i] : 0;
 	cqe->srqn_uidx = opengda_mlx5_htobe32(f->user_index);
 	cqe->app = 0;
 	cqe->app_op = 0;
@@ -1519,6 +1527,7 @@ OPENGDA_MLX5_FN int opengda_mlx5_cqe_write(struct opengda_mlx5_cqe64 *cqe, const
 	cqe->wqe_counter = opengda_mlx5_htobe16(f->wqe_counter);
 	cqe->signature = 0;
 	opengda_mlx5_cqe_publish_op_own(cqe, (uint8_t)((f->opcode << OPENGDA_MLX5_CQE_OPCODE_SHIFT) |
+						       (!err && f->inline_len != 0 ? OPENGDA_MLX5_CQE_INLINE_SCATTER_32 : 0u) |
 						       (f->se ? OPENGDA_MLX5_CQE_SE_MASK : 0u) | owner));
 	return 0;
 }
@@ -1544,6 +1553,12 @@ OPENGDA_MLX5_FN void opengda_mlx5_cqe_read(const struct opengda_mlx5_cqe64 *cqe,
 	f->byte_cnt = err ? 0u : opengda_mlx5_cqe_byte_cnt(cqe);
 	f->imm = err ? 0u : opengda_mlx5_cqe_imm(cqe);
 	f->timestamp = err ? 0u : opengda_mlx5_cqe_timestamp(cqe);
+	f->inline_len = 0;
+	f->inline_data = NULL;
+	if (!err && (cqe->op_own & OPENGDA_MLX5_CQE_INLINE_SCATTER_32)) {
+		f->inline_len = (uint8_t)(f->byte_cnt < sizeof(cqe->resp_info) ? f->byte_cnt : sizeof(cqe->resp_info));
+		f->inline_data = cqe->resp_info;
+	}
 }
 
 /* ------------------------------------------------------------------------------------ */

@@ -52,6 +52,8 @@ struct ex_spec {
 	uint32_t gpu_blocks, gpu_threads;   /* default geometry of CUDA kernels */
 	uint32_t host_blocks, host_threads; /* default geometry on host threads */
 	uint64_t max_threads;        /* most threads per block the example supports */
+	uint16_t rq_nwqe;            /* receive queue WQEs of the QP (two-sided examples); 0: none */
+	bool qp_group;               /* a QP group: the data QP and its core-direct companion (counters) */
 };
 
 struct ex_config {

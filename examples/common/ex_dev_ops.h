@@ -17,15 +17,19 @@
 #include "doca_gpunetio_verbs_def.h"
 #include "doca_gpunetio_verbs_dev.h"
 #include "device/ogda_dev_ops.h"
+#include "device/ogda_dev_send.h"
 #include "ex_lane.h"
 
 /* What a group call may not do: more WQEBBs than the ring holds (-EINVAL). */
 #define EX_DEV_EGROUP (-22)
+/* A receive that completed with an unexpected byte count or content (-EBADMSG), found by device code. */
+#define EX_DEV_EBADMSG (-74)
 
 enum ex_op_kind {
 	EX_OP_WRITE, /* RDMA WRITE of size bytes */
 	EX_OP_READ,  /* RDMA READ of size bytes */
 	EX_OP_FADD,  /* 8-byte fetch-and-add of size (the addend); old value to laddr */
+	EX_OP_SEND,  /* SEND of size bytes from laddr (raddr unused): a receive of the peer takes it */
 };
 
 struct ex_op {

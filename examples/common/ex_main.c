@@ -134,9 +134,10 @@ static int server_connect(struct ex_ctx *x)
 	    alloc_buffers(x) != 0)
 		return -1;
 	ex_setup_local(x, &mine);
-	if (ex_send_setup(x->oob_fd, &mine, wait_ms(x)) != 0 || ex_recv_setup(x->oob_fd, &peer, wait_ms(x)) != 0)
+	if (ex_send_setup(x->oob_fd, &mine, wait_ms(x)) != 0 || ex_recv_setup(x->oob_fd, &peer, wait_ms(x)) != 0 ||
+	    ex_qp_connect(x, &peer) != 0)
 		return -1;
-	return ex_qp_connect(x, &peer);
+	return ex_companion_exchange(x, x->oob_fd, wait_ms(x), true);
 }
 
 static int server_pass(struct ex_ctx *x, uint32_t row, bool timed)
@@ -227,9 +228,9 @@ static int client_connect(struct ex_ctx *x)
 	if (ex_send_hello(x->oob_fd, &h, wait_ms(x)) != 0 || ex_recv_setup(x->oob_fd, &peer, wait_ms(x)) != 0)
 		return -1;
 	ex_setup_local(x, &mine);
-	if (ex_send_setup(x->oob_fd, &mine, wait_ms(x)) != 0)
+	if (ex_send_setup(x->oob_fd, &mine, wait_ms(x)) != 0 || ex_qp_connect(x, &peer) != 0)
 		return -1;
-	return ex_qp_connect(x, &peer);
+	return ex_companion_exchange(x, x->oob_fd, wait_ms(x), false);
 }
 
 static int client_pass(struct ex_ctx *x, uint32_t row, bool timed, uint64_t *server_checked)

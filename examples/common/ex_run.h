@@ -99,6 +99,8 @@ struct ex_ctx {
 	doca_gpu_verbs_service_t service;
 	struct doca_gpu_verbs_qp_hl *qp;
 	struct doca_gpu_dev_verbs_qp *dqp; /* device view of qp */
+	struct doca_gpu_verbs_qp_group_hl *group; /* spec->qp_group: qp is its main QP */
+	struct doca_gpu_dev_verbs_qp *dcomp;      /* device view of the group's companion, or NULL */
 	uint32_t sq_nwqe;                  /* its send queue's WQEs */
 	uint32_t blocks, threads;          /* geometry in use */
 	uint64_t seed;                     /* the client's; both sides derive patterns from it */

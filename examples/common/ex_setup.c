@@ -41,6 +41,27 @@ int ex_exec_open(struct ex_ctx *x)
 	return 0;
 }
 
+/* The group's companion: bounded waits, its device view, the proxy service when it needs one. */
+static int companion_open(struct ex_ctx *x)
+{
+	struct doca_gpu_verbs_qp_hl *c = &x->group->qp_companion;
+	bool own = false;
+	doca_error_t err;
+
+	if ((err = opengda_gpu_verbs_qp_set_wait_timeout(c->qp_gverbs, ex_timeout_ns(x))) != DOCA_SUCCESS ||
+	    (err = doca_gpu_verbs_get_qp_dev(c->qp_gverbs, &x->dcomp)) != DOCA_SUCCESS ||
+	    (err = opengda_gpu_verbs_qp_has_own_service(c->qp_gverbs, &own)) != DOCA_SUCCESS) {
+		sample_err_doca("exporting the companion QP", err);
+		return -1;
+	}
+	if (c->nic_handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY && !own && x->service != NULL &&
+	    (err = doca_gpu_verbs_service_monitor_qp(x->service, c->qp_gverbs)) != DOCA_SUCCESS) {
+		sample_err_doca("driving the companion QP", err);
+		return -1;
+	}
+	return 0;
+}
+
 int ex_qp_open(struct ex_ctx *x)
 {
 	struct doca_gpu_verbs_qp_init_attr_hl a;
@@ -53,12 +74,18 @@ int ex_qp_open(struct ex_ctx *x)
 	a.gpu_dev = x->gpu;
 	a.verbs_pd = x->dev.pd;
 	a.sq_nwqe = EX_SQ_NWQE;
+	a.rq_nwqe = x->cfg.spec->rq_nwqe;
 	x->sq_nwqe = EX_SQ_NWQE;
 	a.nic_handler = x->cfg.handler;
 	a.mreg_type = DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_DEFAULT;
 	a.send_dbr_mode_ext = x->cfg.dbr_mode;
 	a.cq_collapsed = false;
-	err = doca_gpu_verbs_create_qp_hl(&a, &x->qp);
+	if (x->cfg.spec->qp_group) {
+		err = doca_gpu_verbs_create_qp_group_hl(&a, &x->group);
+		x->qp = err == DOCA_SUCCESS ? &x->group->qp_main : NULL;
+	} else {
+		err = doca_gpu_verbs_create_qp_hl(&a, &x->qp);
+	}
 	if (err != DOCA_SUCCESS) {
 		sample_err("cannot create the QP (handler %s, send DBR mode %s): %s", ex_handler_name(x->cfg.handler),
 			   ex_dbr_mode_name(x->cfg.dbr_mode), doca_error_get_descr(err));
@@ -79,7 +106,7 @@ int ex_qp_open(struct ex_ctx *x)
 			return -1;
 		}
 	}
-	return 0;
+	return x->group != NULL ? companion_open(x) : 0;
 }
 
 /* GPU memory goes to the NIC as a dmabuf where the device takes one, else by address (nvidia-peermem
@@ -177,6 +204,29 @@ int ex_qp_connect(struct ex_ctx *x, const struct ex_setup *peer)
 	return sample_qp_connect(&x->dev, x->qp->qp, DOCA_VERBS_QP_TYPE_RC, EX_PSN, &p, false);
 }
 
+int ex_companion_exchange(struct ex_ctx *x, int fd, int timeout_ms, bool send_first)
+{
+	struct ex_setup mine, peer;
+	struct sample_peer p;
+	uint32_t qpn = 0;
+
+	if (x->group == NULL)
+		return 0;
+	ex_setup_local(x, &mine);
+	(void)doca_verbs_qp_get_qpn(x->group->qp_companion.qp, &qpn);
+	mine.qpn = qpn;
+	if (send_first ? ex_send_setup(fd, &mine, timeout_ms) != 0 || ex_recv_setup(fd, &peer, timeout_ms) != 0
+		       : ex_recv_setup(fd, &peer, timeout_ms) != 0 || ex_send_setup(fd, &mine, timeout_ms) != 0)
+		return -1;
+	memset(&p, 0, sizeof(p));
+	p.qpn = peer.qpn;
+	p.psn = peer.psn;
+	p.gid = peer.gid;
+	p.lid = peer.lid;
+	p.mtu = (enum doca_verbs_mtu_size)peer.mtu;
+	return sample_qp_connect(&x->dev, x->group->qp_companion.qp, DOCA_VERBS_QP_TYPE_RC, EX_PSN, &p, false);
+}
+
 void ex_teardown(struct ex_ctx *x)
 {
 	uint64_t ns;
@@ -185,8 +235,11 @@ void ex_teardown(struct ex_ctx *x)
 	if (x->launch != NULL)
 		(void)ex_launch_finish(x, &ns);
 	/* Destroying the QP takes it off the service first. */
-	if (x->qp != NULL)
+	if (x->group != NULL)
+		(void)doca_gpu_verbs_destroy_qp_group_hl(x->group);
+	else if (x->qp != NULL)
 		(void)doca_gpu_verbs_destroy_qp_hl(x->qp);
+	x->group = NULL;
 	x->qp = NULL;
 	if (x->service != NULL)
 		(void)doca_gpu_verbs_destroy_service(x->service);

@@ -23,6 +23,11 @@ void ex_buf_free(struct ex_ctx *x, struct ex_buf *b);
 /* This side's half of the exchange, and the connection of the QP to the peer's. */
 void ex_setup_local(const struct ex_ctx *x, struct ex_setup *s);
 int ex_qp_connect(struct ex_ctx *x, const struct ex_setup *peer);
+/*
+ * QP groups: a second setup exchange for the companions (this side's companion QP number in
+ * mine, the peer's in peer), then the companion's connection. No-op without a group.
+ */
+int ex_companion_exchange(struct ex_ctx *x, int fd, int timeout_ms, bool send_first);
 
 /* Releases everything ex_exec_open / ex_qp_open / ex_buf_alloc made. */
 void ex_teardown(struct ex_ctx *x);

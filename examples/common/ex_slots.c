@@ -52,8 +52,13 @@ int ex_slots_clear(struct ex_ctx *x, const struct ex_step *s)
 
 int ex_slots_check(struct ex_ctx *x, const struct ex_step *s, const char *side)
 {
+	return ex_slots_check_range(x, s, side, x->buf.len);
+}
+
+int ex_slots_check_range(struct ex_ctx *x, const struct ex_step *s, const char *side, uint64_t end)
+{
 	const uint64_t used = ex_slots(x) * s->size;
-	uint64_t rest = x->buf.len - used, t;
+	uint64_t rest = end - used, t;
 	uint8_t *tmp = malloc(s->size), probe[TAIL_PROBE];
 	int rc = 0;
 

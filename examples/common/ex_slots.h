@@ -29,6 +29,8 @@ int ex_slots_clear(struct ex_ctx *x, const struct ex_step *s);
  * ("server slot 7: byte 255 of 256 is 0x.., expected 0x..").
  */
 int ex_slots_check(struct ex_ctx *x, const struct ex_step *s, const char *side);
+/* The same, with the zero bytes after the last slot probed only below buffer offset end. */
+int ex_slots_check_range(struct ex_ctx *x, const struct ex_step *s, const char *side, uint64_t end);
 
 /*
  * Reads the n per-thread results from aux memory: the first thread that failed is reported (op

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "device/ogda_dev_port.h"
+#include "ex_dev_ops.h"
 #include "ex_run.h"
 #include "opengda_mlx5.h"
 #include "sample_pattern.h"
@@ -254,7 +255,9 @@ const char *ex_dev_error_str(int rc)
 	} else if (rc == -OPENGDA_DEV_ETIMEDOUT) {
 		snprintf(text, sizeof(text), "no completion within --timeout");
 	} else if (rc == -22) {
-		snprintf(text, sizeof(text), "the group posts more WQEs than the send queue holds");
+		snprintf(text, sizeof(text), "the group posts more WQEs than the queue holds");
+	} else if (rc == EX_DEV_EBADMSG) {
+		snprintf(text, sizeof(text), "a receive completed with another byte count or message than sent");
 	} else {
 		snprintf(text, sizeof(text), "error %d", rc);
 	}

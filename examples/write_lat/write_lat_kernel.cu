@@ -4,7 +4,7 @@
 
 #include "write_lat_body.h"
 
-__global__ void write_lat_kernel(struct write_lat_args a)
+__global__ void write_lat_kernel(struct ex_pingpong_args a)
 {
 	const struct ex_lane l = ex_lane_here();
 
@@ -13,6 +13,6 @@ __global__ void write_lat_kernel(struct write_lat_args a)
 
 extern "C" int write_lat_launch(const void *arg, uint32_t blocks, uint32_t threads)
 {
-	write_lat_kernel<<<blocks, threads>>>(*(const struct write_lat_args *)arg);
+	write_lat_kernel<<<blocks, threads>>>(*(const struct ex_pingpong_args *)arg);
 	return cudaPeekAtLastError() == cudaSuccess ? 0 : -1;
 }

@@ -9,6 +9,9 @@
  * OPENGDA_DEV_CQE_ERROR_SYNDROME); -OPENGDA_DEV_ETIMEDOUT when the CQ's wait bound
  * (ogda_wait_timeout_ns, set on the host) passed. Waits never spin without that bound when one
  * is set. cq_print_cqe_err is always compiled (DOCA only with DOCA_GPUNETIO_VERBS_ENABLE_DEBUG).
+ * The two-sided additions (qp_get_cq_rq, poll_cq with a CQE pointer, cqe_is_inline,
+ * cqe_get_bytes, cqe_get_inl_data) are the DOCA GPUNetIO SDK's; opengda_gpu_dev_verbs_cqe_get_imm
+ * is OpenGDA's.
  *
  * C++17, device code only.
  */
@@ -18,11 +21,25 @@
 #include "doca_gpunetio_dev_verbs_common.cuh"
 #include "ogda_dev_cq.h"
 
+/**
+ * The mlx5 64-byte CQE, as rdma-core's <infiniband/mlx5dv.h> declares it (the DOCA SDK's CQE
+ * functions take it). Declared, not defined: kernels that read its fields include mlx5dv.h; the
+ * helpers below read the bytes themselves.
+ */
+struct mlx5_cqe64;
+
 /** The send CQ of @p qp. */
 __device__ static __forceinline__ struct doca_gpu_dev_verbs_cq *
 doca_gpu_dev_verbs_qp_get_cq_sq(struct doca_gpu_dev_verbs_qp *qp)
 {
 	return &qp->cq_sq;
+}
+
+/** The receive CQ of @p qp (two-sided; zeroed when the QP was exported without one). */
+__device__ static __forceinline__ struct doca_gpu_dev_verbs_cq *
+doca_gpu_dev_verbs_qp_get_cq_rq(struct doca_gpu_dev_verbs_qp *qp)
+{
+	return &qp->cq_rq;
 }
 
 /** (cqe_idx + increment) within the 24-bit CQ consumer-index space. */
@@ -82,6 +99,57 @@ __device__ static __forceinline__ int doca_gpu_dev_verbs_poll_cq(struct doca_gpu
 	if (count == 0)
 		return 0;
 	return ogda_dev_cq_poll_at(cq, ogda_dev_load_relaxed_u64(&cq->cqe_ci) + count - 1, (int)resource_sharing_mode);
+}
+
+/**
+ * Waits for (BLOCKING_MODE_ENABLED) or looks once for CQE index @p cons_index and returns a
+ * pointer to it in @p cqe (also for an error CQE; not on EBUSY or a timeout). qp_type selects
+ * nothing here: receive and send CQs are polled alike, RESP_ERR and REQ_ERR both return
+ * OPENGDA_DEV_CQE_ERROR(syndrome).
+ */
+template <enum doca_gpu_dev_verbs_resource_sharing_mode resource_sharing_mode =
+		  DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU,
+	  enum doca_gpu_dev_verbs_qp_type qp_type = DOCA_GPUNETIO_VERBS_QP_SQ,
+	  enum doca_gpu_dev_verbs_blocking_mode blocking_mode = DOCA_GPUNETIO_VERBS_BLOCKING_MODE_ENABLED>
+__device__ static __forceinline__ int doca_gpu_dev_verbs_poll_cq(struct doca_gpu_dev_verbs_cq *cq, uint64_t cons_index,
+								 struct mlx5_cqe64 **cqe)
+{
+	int rc = blocking_mode == DOCA_GPUNETIO_VERBS_BLOCKING_MODE_ENABLED
+			 ? ogda_dev_cq_poll_at(cq, cons_index, (int)resource_sharing_mode)
+			 : ogda_dev_cq_poll_one_at(cq, cons_index, (int)resource_sharing_mode);
+
+	if (cqe != nullptr && rc != OPENGDA_DEV_EBUSY && rc != -OPENGDA_DEV_ETIMEDOUT)
+		*cqe = (struct mlx5_cqe64 *)ogda_dev_cqe_at(cq, cons_index + cq->cqe_rsvd);
+	return rc;
+}
+
+/* ---- CQE contents (receive completions) -------------------------------------------------------- */
+
+/** Whether the NIC scattered the message into the CQE itself (32 bytes, at its start). */
+__device__ static __forceinline__ bool doca_gpu_dev_verbs_cqe_is_inline(struct mlx5_cqe64 *cqe)
+{
+	return (((const uint8_t *)cqe)[63] & DOCA_GPUNETIO_MLX5_INLINE_SCATTER_32) != 0;
+}
+
+/** The byte count of a receive completion (the message length). */
+__device__ static __forceinline__ uint32_t doca_gpu_dev_verbs_cqe_get_bytes(struct mlx5_cqe64 *cqe)
+{
+	return opengda_mlx5_cqe_byte_cnt((const struct opengda_mlx5_cqe64 *)(const void *)cqe);
+}
+
+/** The 32 bytes of inline (scatter-to-CQE) data at the start of the CQE. */
+__device__ static __forceinline__ uint8_t *doca_gpu_dev_verbs_cqe_get_inl_data(struct mlx5_cqe64 *cqe)
+{
+	return (uint8_t *)cqe;
+}
+
+/**
+ * The immediate of a SEND_IMM / WRITE_IMM completion, in host order (OpenGDA: the SDK has no
+ * getter; its samples read imm_inval_pkey, which is big-endian).
+ */
+__device__ static __forceinline__ uint32_t opengda_gpu_dev_verbs_cqe_get_imm(struct mlx5_cqe64 *cqe)
+{
+	return opengda_mlx5_cqe_imm((const struct opengda_mlx5_cqe64 *)(const void *)cqe);
 }
 
 /**

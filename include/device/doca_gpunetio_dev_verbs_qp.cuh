@@ -23,6 +23,10 @@
  * - wqe_prepare_write_inl returns int: OPENGDA_MLX5_EINVAL (nothing written) above 28 bytes.
  * - wqe_prepare_atomic: standard atomics are 8 bytes; `bytes` is accepted and not used.
  * - wqe_prepare_atomic_ext takes every operand and mask in host order (DOCA byte-swaps some).
+ * - qp_type RQ (two-sided receives): reserve_wq_slots waits for space on the receive CQ;
+ *   mark_wqes_ready publishes in order (a bounded wait for earlier slots) and, like submit, returns
+ *   0 or -ETIMEDOUT (the SQ forms return 0); submit writes the receive doorbell record under
+ *   rq_lock (no doorbell register, whatever the handler). get_rwqe_ptr takes a 64-bit index.
  *
  * C++17, device code only.
  */
@@ -31,6 +35,8 @@
 
 #include "doca_gpunetio_dev_verbs_common.cuh"
 #include "doca_gpunetio_dev_verbs_cq.cuh"
+#include "ogda_dev_rq.h"
+#include "ogda_dev_send.h"
 #include "ogda_dev_sq.h"
 #include "ogda_dev_wqe.h"
 
@@ -82,7 +88,13 @@ template <enum doca_gpu_dev_verbs_resource_sharing_mode resource_sharing_mode =
 __device__ static __forceinline__ int doca_gpu_dev_verbs_wait_until_slot_available(struct doca_gpu_dev_verbs_qp *qp,
 										   uint64_t wqe_idx)
 {
-	return ogda_dev_sq_wait_slots(qp, wqe_idx, 1, (int)resource_sharing_mode);
+	if constexpr (qp_type == DOCA_GPUNETIO_VERBS_QP_RQ) {
+		struct ogda_dev_rq rq = ogda_dev_qp_rq(qp);
+
+		return ogda_dev_rq_wait_slots(&rq, wqe_idx, 1, (int)resource_sharing_mode);
+	} else {
+		return ogda_dev_sq_wait_slots(qp, wqe_idx, 1, (int)resource_sharing_mode);
+	}
 }
 
 /**
@@ -96,11 +108,20 @@ __device__ static __forceinline__ uint64_t doca_gpu_dev_verbs_reserve_wq_slots(
 	struct doca_gpu_dev_verbs_qp *qp, uint32_t count, uint32_t code_opt = DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_DEFAULT,
 	int *out_status = nullptr)
 {
-	uint64_t base = ogda_dev_sq_reserve(qp, count, (int)resource_sharing_mode);
+	uint64_t base;
 	int rc = 0;
 
-	if (!(code_opt & DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_SKIP_AVAILABILITY_CHECK))
-		rc = ogda_dev_sq_wait_slots(qp, base, count, (int)resource_sharing_mode);
+	if constexpr (qp_type == DOCA_GPUNETIO_VERBS_QP_RQ) {
+		struct ogda_dev_rq rq = ogda_dev_qp_rq(qp);
+
+		base = ogda_dev_rq_reserve(&rq, count, (int)resource_sharing_mode);
+		if (!(code_opt & DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_SKIP_AVAILABILITY_CHECK))
+			rc = ogda_dev_rq_wait_slots(&rq, base, count, (int)resource_sharing_mode);
+	} else {
+		base = ogda_dev_sq_reserve(qp, count, (int)resource_sharing_mode);
+		if (!(code_opt & DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_SKIP_AVAILABILITY_CHECK))
+			rc = ogda_dev_sq_wait_slots(qp, base, count, (int)resource_sharing_mode);
+	}
 	if (out_status != nullptr)
 		*out_status = rc;
 	return base;
@@ -111,11 +132,18 @@ template <enum doca_gpu_dev_verbs_resource_sharing_mode resource_sharing_mode =
 		  DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU,
 	  enum doca_gpu_dev_verbs_qp_type qp_type = DOCA_GPUNETIO_VERBS_QP_SQ,
 	  enum doca_gpu_dev_verbs_qp_ready_mode ready_mode = DOCA_GPUNETIO_VERBS_READY_MODE_ATOMIC_CAS>
-__device__ static __forceinline__ void
+__device__ static __forceinline__ int
 doca_gpu_dev_verbs_mark_wqes_ready(struct doca_gpu_dev_verbs_qp *qp, uint64_t from_wqe_idx, uint64_t to_wqe_idx,
 				   uint32_t /* code_opt */ = DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_DEFAULT)
 {
-	(void)ogda_dev_sq_mark_ready(qp, from_wqe_idx, to_wqe_idx, (int)resource_sharing_mode);
+	if constexpr (qp_type == DOCA_GPUNETIO_VERBS_QP_RQ) {
+		struct ogda_dev_rq rq = ogda_dev_qp_rq(qp);
+
+		return ogda_dev_rq_mark_ready(&rq, from_wqe_idx, to_wqe_idx, (int)resource_sharing_mode);
+	} else {
+		(void)ogda_dev_sq_mark_ready(qp, from_wqe_idx, to_wqe_idx, (int)resource_sharing_mode);
+		return 0;
+	}
 }
 
 /* ---- doorbell record and doorbell ------------------------------------------------------------ */
@@ -204,19 +232,29 @@ __device__ static __forceinline__ void doca_gpu_dev_verbs_ring_proxy(struct doca
 
 /* ---- submit: make published WQEs visible to the NIC ------------------------------------------ */
 
-/** Submits through the handler @p nic_handler (AUTO: the QP's), unless SKIP_DB_RINGING. */
+/**
+ * Submits through the handler @p nic_handler (AUTO: the QP's), unless SKIP_DB_RINGING. RQ:
+ * writes the receive doorbell record up to everything published (0 or -ETIMEDOUT).
+ */
 template <enum doca_gpu_dev_verbs_resource_sharing_mode resource_sharing_mode =
 		  DOCA_GPUNETIO_VERBS_RESOURCE_SHARING_MODE_GPU,
 	  enum doca_gpu_dev_verbs_sync_scope sync_scope = DOCA_GPUNETIO_VERBS_SYNC_SCOPE_GPU,
 	  enum doca_gpu_dev_verbs_nic_handler nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO,
 	  enum doca_gpu_dev_verbs_qp_type qp_type = DOCA_GPUNETIO_VERBS_QP_SQ>
-__device__ static __forceinline__ void
+__device__ static __forceinline__ int
 doca_gpu_dev_verbs_submit(struct doca_gpu_dev_verbs_qp *qp, uint64_t prod_index,
 			  uint32_t code_opt = DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_DEFAULT)
 {
 	if (code_opt & DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_SKIP_DB_RINGING)
-		return;
-	ogda_dev_sq_submit(qp, prod_index, (int)resource_sharing_mode, (uint32_t)nic_handler);
+		return 0;
+	if constexpr (qp_type == DOCA_GPUNETIO_VERBS_QP_RQ) {
+		struct ogda_dev_rq rq = ogda_dev_qp_rq(qp);
+
+		return ogda_dev_rq_submit(&rq, (int)resource_sharing_mode);
+	} else {
+		ogda_dev_sq_submit(qp, prod_index, (int)resource_sharing_mode, (uint32_t)nic_handler);
+		return 0;
+	}
 }
 
 /** Doorbell record, then doorbell (GPU_SM_DB). */
@@ -453,6 +491,84 @@ doca_gpu_dev_verbs_wqe_prepare_dump(struct doca_gpu_dev_verbs_qp *qp, struct doc
 {
 	ogda_cuh::store_ctrl(qp, wqe_ptr, wqe_idx, OPENGDA_MLX5_OPCODE_DUMP, 0, 2, (uint8_t)ctrl_flags);
 	ogda_dev_store_dseg((uint8_t *)wqe_ptr + 16, laddr, lkey, bytes);
+}
+
+/* ---- two-sided WQEs ---------------------------------------------------------------------------- */
+
+/** The receive WQE (one 16-byte data segment) that receive index @p wqe_idx maps to. */
+__device__ static __forceinline__ struct doca_gpunetio_ib_mlx5_wqe_data_seg *
+doca_gpu_dev_verbs_get_rwqe_ptr(struct doca_gpu_dev_verbs_qp *qp, uint64_t wqe_idx)
+{
+	struct ogda_dev_rq rq = ogda_dev_qp_rq(qp);
+
+	return (struct doca_gpunetio_ib_mlx5_wqe_data_seg *)ogda_dev_rwqe_ptr(&rq, wqe_idx);
+}
+
+/** Receive of @p bytes at @p addr (key @p mkey, big-endian) into the receive WQE @p rwqe. */
+__device__ static __forceinline__ void
+doca_gpu_dev_verbs_wqe_prepare_recv(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpunetio_ib_mlx5_wqe_data_seg *rwqe,
+				    uint64_t addr, uint32_t mkey, uint32_t bytes)
+{
+	struct ogda_dev_rq rq = ogda_dev_qp_rq(qp);
+
+	ogda_dev_rwqe_write(&rq, (struct opengda_mlx5_wqe_data_seg *)rwqe, addr, mkey, bytes);
+}
+
+namespace ogda_cuh {
+__device__ static __forceinline__ void prepare_send(struct doca_gpu_dev_verbs_qp *qp,
+						    struct doca_gpu_dev_verbs_wqe *wqe_ptr, uint64_t wqe_idx,
+						    uint32_t opcode, uint32_t ctrl_flags, uint32_t imm,
+						    const struct ogda_dev_sge *sge, uint32_t nsge)
+{
+	ogda_dev_wqe_send(qp, wqe_ptr, wqe_idx, (uint8_t)opcode, (uint8_t)ctrl_flags, imm, sge, nsge);
+}
+} /* namespace ogda_cuh */
+
+/**
+ * SEND or SEND_IMM (@p opcode) without data: with SEND_IMM an immediate alone (@p imm as given,
+ * network order).
+ */
+__device__ static __forceinline__ void
+doca_gpu_dev_verbs_wqe_prepare_send(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_wqe *wqe_ptr,
+				    uint64_t wqe_idx, uint32_t opcode, enum doca_gpu_dev_verbs_wqe_ctrl_flags ctrl_flags,
+				    uint32_t imm)
+{
+	ogda_cuh::prepare_send(qp, wqe_ptr, wqe_idx, opcode, ctrl_flags, imm, nullptr, 0);
+}
+
+/** SEND / SEND_IMM of one buffer. */
+__device__ static __forceinline__ void
+doca_gpu_dev_verbs_wqe_prepare_send(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_wqe *wqe_ptr,
+				    uint64_t wqe_idx, uint32_t opcode, enum doca_gpu_dev_verbs_wqe_ctrl_flags ctrl_flags,
+				    uint32_t imm, uint64_t laddr0, uint32_t lkey0, uint32_t bytes0)
+{
+	const struct ogda_dev_sge sge[1] = {{laddr0, lkey0, bytes0}};
+
+	ogda_cuh::prepare_send(qp, wqe_ptr, wqe_idx, opcode, ctrl_flags, imm, sge, 1);
+}
+
+/** SEND / SEND_IMM gathering two buffers. */
+__device__ static __forceinline__ void
+doca_gpu_dev_verbs_wqe_prepare_send(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_wqe *wqe_ptr,
+				    uint64_t wqe_idx, uint32_t opcode, enum doca_gpu_dev_verbs_wqe_ctrl_flags ctrl_flags,
+				    uint32_t imm, uint64_t laddr0, uint32_t lkey0, uint32_t bytes0, uint64_t laddr1,
+				    uint32_t lkey1, uint32_t bytes1)
+{
+	const struct ogda_dev_sge sge[2] = {{laddr0, lkey0, bytes0}, {laddr1, lkey1, bytes1}};
+
+	ogda_cuh::prepare_send(qp, wqe_ptr, wqe_idx, opcode, ctrl_flags, imm, sge, 2);
+}
+
+/** SEND / SEND_IMM gathering three buffers (a whole WQEBB). */
+__device__ static __forceinline__ void
+doca_gpu_dev_verbs_wqe_prepare_send(struct doca_gpu_dev_verbs_qp *qp, struct doca_gpu_dev_verbs_wqe *wqe_ptr,
+				    uint64_t wqe_idx, uint32_t opcode, enum doca_gpu_dev_verbs_wqe_ctrl_flags ctrl_flags,
+				    uint32_t imm, uint64_t laddr0, uint32_t lkey0, uint32_t bytes0, uint64_t laddr1,
+				    uint32_t lkey1, uint32_t bytes1, uint64_t laddr2, uint32_t lkey2, uint32_t bytes2)
+{
+	const struct ogda_dev_sge sge[3] = {{laddr0, lkey0, bytes0}, {laddr1, lkey1, bytes1}, {laddr2, lkey2, bytes2}};
+
+	ogda_cuh::prepare_send(qp, wqe_ptr, wqe_idx, opcode, ctrl_flags, imm, sge, 3);
 }
 
 #endif /* DOCA_GPUNETIO_DEV_VERBS_QP_CUH */

@@ -44,14 +44,14 @@ static bool uar_forced_unmappable(void)
 	return __atomic_load_n(&force_uar_unmappable, __ATOMIC_RELAXED);
 }
 
-/* Adds gq unless its verbs QP is exported already. */
-static bool registry_add(struct doca_gpu_verbs_qp *gq)
+/* Adds gq unless its verbs QP is exported already (bridged exports have none). */
+bool gverbs_registry_add(struct doca_gpu_verbs_qp *gq)
 {
 	struct doca_gpu_verbs_qp *it;
 
 	pthread_mutex_lock(&exports_lock);
 	for (it = exports; it != NULL; it = it->next_exported) {
-		if (it->qp == gq->qp) {
+		if (gq->qp != NULL && it->qp == gq->qp) {
 			pthread_mutex_unlock(&exports_lock);
 			return false;
 		}
@@ -62,7 +62,7 @@ static bool registry_add(struct doca_gpu_verbs_qp *gq)
 	return true;
 }
 
-static bool registry_remove(struct doca_gpu_verbs_qp *gq)
+bool gverbs_registry_remove(struct doca_gpu_verbs_qp *gq)
 {
 	struct doca_gpu_verbs_qp **pp;
 
@@ -235,7 +235,7 @@ static doca_error_t resolve_handler(struct doca_gpu_verbs_qp *gq, enum doca_gpu_
 }
 
 /* Host memory is mapped for the executing threads; device memory is used as is. */
-static doca_error_t map_queue(struct doca_gpu_verbs_qp *gq, void *addr, size_t len, const char *what,
+doca_error_t gverbs_map_queue(struct doca_gpu_verbs_qp *gq, void *addr, size_t len, const char *what,
 			      struct gverbs_map *m, void **dev)
 {
 	doca_error_t err;
@@ -268,7 +268,7 @@ static doca_error_t map_doorbell(struct doca_gpu_verbs_qp *gq, uint64_t *reg, ui
 	}
 	if (gq->gpu->info.is_host || gq->qp->ctx->info.swnic) {
 		/* The software NIC's UAR is a host page: map it like queue memory. */
-		err = map_queue(gq, base, OPENGDA_MLX5_UAR_PAGE_SIZE, "UAR page", &gq->uar_map, &page_dev);
+		err = gverbs_map_queue(gq, base, OPENGDA_MLX5_UAR_PAGE_SIZE, "UAR page", &gq->uar_map, &page_dev);
 		if (err != DOCA_SUCCESS)
 			return err;
 		*dev = (uint64_t *)(void *)((uint8_t *)page_dev + ((uint8_t *)(void *)reg - base));
@@ -285,7 +285,7 @@ static doca_error_t map_doorbell(struct doca_gpu_verbs_qp *gq, uint64_t *reg, ui
 	return DOCA_SUCCESS;
 }
 
-static void unmap(struct doca_gpu_verbs_qp *gq, struct gverbs_map *m)
+void gverbs_unmap(struct doca_gpu_verbs_qp *gq, struct gverbs_map *m)
 {
 	if (m->host != NULL && ogda_gpu_unmap_host(gq->gpu, m->host) != DOCA_SUCCESS)
 		OGDA_LOG_ERR("unexport_qp: QP 0x%x: could not release the mapping of %p", gq->qp->qpn, m->host);
@@ -302,11 +302,12 @@ static void free_dev(struct doca_gpu_verbs_qp *gq, void *p)
 static void export_release(struct doca_gpu_verbs_qp *gq)
 {
 	gverbs_service_detach(gq);
-	unmap(gq, &gq->sq_map);
-	unmap(gq, &gq->qp_dbr_map);
-	unmap(gq, &gq->cq_map);
-	unmap(gq, &gq->cq_dbr_map);
-	unmap(gq, &gq->uar_map);
+	gverbs_unmap(gq, &gq->sq_map);
+	gverbs_unmap(gq, &gq->qp_dbr_map);
+	gverbs_unmap(gq, &gq->cq_map);
+	gverbs_unmap(gq, &gq->cq_dbr_map);
+	gverbs_unmap(gq, &gq->uar_map);
+	gverbs_rq_release(gq);
 	if (gq->uar_exported != NULL && doca_gpu_verbs_unexport_uar(gq->uar_exported) != DOCA_SUCCESS)
 		OGDA_LOG_ERR("unexport_qp: QP 0x%x: could not release the doorbell mapping", gq->qp->qpn);
 	free_dev(gq, gq->ready_slots);
@@ -341,11 +342,9 @@ static doca_error_t setup_proxy(struct doca_gpu_verbs_qp *gq)
 	return DOCA_SUCCESS;
 }
 
-static void fill_cq_view(struct doca_gpu_verbs_qp *gq, void *ring_dev, void *dbr_dev)
+void gverbs_fill_cq_view(const struct doca_gpu *gpu, struct doca_gpu_dev_verbs_cq *c, const struct doca_verbs_cq *cq,
+			 void *ring_dev, void *dbr_dev)
 {
-	struct doca_gpu_dev_verbs_cq *c = &gq->qp_cpu.cq_sq;
-	const struct doca_verbs_cq *cq = gq->cq;
-
 	c->cqe_daddr = ring_dev;
 	c->cq_num = cq->cqn;
 	c->cqe_num = cq->ncqe;
@@ -355,8 +354,8 @@ static void fill_cq_view(struct doca_gpu_verbs_qp *gq, void *ring_dev, void *dbr
 	c->cqe_log_num = (uint8_t)cq->log_ncqe;
 	c->ogda_flags = (uint16_t)((cq->attr.collapsed ? OPENGDA_DEV_CQ_FLAG_COLLAPSED : 0u) |
 				   (cq->attr.overrun == DOCA_VERBS_CQ_DISABLE_OVERRUN ? OPENGDA_DEV_CQ_FLAG_UPDATE_DBREC : 0u));
-	c->mem_type = ogda_gpu_is_device_ptr(gq->gpu, cq->ring) ? DOCA_GPUNETIO_VERBS_MEM_TYPE_GPU
-								: DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
+	c->mem_type = ogda_gpu_is_device_ptr(gpu, cq->ring) ? DOCA_GPUNETIO_VERBS_MEM_TYPE_GPU
+							    : DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
 }
 
 static void fill_qp_view(struct doca_gpu_verbs_qp *gq, void *sq_dev)
@@ -395,15 +394,15 @@ static doca_error_t build(struct doca_gpu_verbs_qp *gq)
 	doca_error_t err;
 
 	gq->db_reg_cpu = qp_db_register(qp);
-	err = map_queue(gq, qp->sq, (size_t)qp->sq_wqebbs * OPENGDA_MLX5_SEND_WQE_BB, "send queue", &gq->sq_map,
+	err = gverbs_map_queue(gq, qp->sq, (size_t)qp->sq_wqebbs * OPENGDA_MLX5_SEND_WQE_BB, "send queue", &gq->sq_map,
 			&sq_dev);
 	if (err == DOCA_SUCCESS)
-		err = map_queue(gq, cq->ring, (size_t)cq->ncqe * cq->cqe_size, "CQ ring", &gq->cq_map, &cq_dev);
+		err = gverbs_map_queue(gq, cq->ring, (size_t)cq->ncqe * cq->cqe_size, "CQ ring", &gq->cq_map, &cq_dev);
 	if (err == DOCA_SUCCESS)
-		err = map_queue(gq, cq->dbr, 2 * sizeof(uint32_t), "CQ doorbell record", &gq->cq_dbr_map, &cq_dbr_dev);
+		err = gverbs_map_queue(gq, cq->dbr, 2 * sizeof(uint32_t), "CQ doorbell record", &gq->cq_dbr_map, &cq_dbr_dev);
 	if (err == DOCA_SUCCESS && (gq->nic_handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB ||
 				    gq->nic_handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF)) {
-		err = map_queue(gq, qp->dbr, 2 * sizeof(uint32_t), "doorbell record", &gq->qp_dbr_map, &dev);
+		err = gverbs_map_queue(gq, qp->dbr, 2 * sizeof(uint32_t), "doorbell record", &gq->qp_dbr_map, &dev);
 		if (err == DOCA_SUCCESS)
 			gq->qp_cpu.sq_dbrec = (uint32_t *)dev + OPENGDA_MLX5_SND_DBR;
 	}
@@ -425,26 +424,20 @@ static doca_error_t build(struct doca_gpu_verbs_qp *gq)
 	if (!gpu_rings)
 		gq->qp_cpu.sq_db = gq->mailbox_gpu;
 	fill_qp_view(gq, sq_dev);
-	fill_cq_view(gq, cq_dev, cq_dbr_dev);
-	return DOCA_SUCCESS;
+	gverbs_fill_cq_view(gq->gpu, &gq->qp_cpu.cq_sq, cq, cq_dev, cq_dbr_dev);
+	return gverbs_rq_build(gq);
 }
 
-doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verbs_qp *qp,
-				      enum doca_gpu_dev_verbs_nic_handler nic_handler, void *gpu_qp_umem_dev_ptr,
-				      struct doca_verbs_cq *cq_sq, enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext,
-				      struct doca_gpu_verbs_qp **qp_out)
+/* The export itself; cq_rq (may be NULL: send side only) was checked by the caller. */
+static doca_error_t export_qp(struct doca_gpu *gpu_dev, struct doca_verbs_qp *qp,
+			      enum doca_gpu_dev_verbs_nic_handler nic_handler, struct doca_verbs_cq *cq_sq,
+			      struct doca_verbs_cq *cq_rq, enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext,
+			      struct doca_gpu_verbs_qp **qp_out)
 {
-	OGDA_SDK_FORWARD(doca_gpu_verbs_export_qp, (gpu_dev, qp, nic_handler, gpu_qp_umem_dev_ptr, cq_sq, send_dbr_mode_ext, qp_out));
 	struct doca_gpu_verbs_qp *gq;
 	bool own_service = false;
 	doca_error_t err;
 
-	(void)gpu_qp_umem_dev_ptr; /* the QP knows where its memory is */
-	err = check_args(gpu_dev, qp, nic_handler, cq_sq, send_dbr_mode_ext, qp_out);
-	if (err == DOCA_SUCCESS)
-		err = check_qp(qp, cq_sq, send_dbr_mode_ext);
-	if (err != DOCA_SUCCESS)
-		return err;
 	gq = calloc(1, sizeof(*gq));
 	if (gq == NULL) {
 		OGDA_LOG_ERR("export_qp: out of memory");
@@ -453,9 +446,10 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 	gq->gpu = gpu_dev;
 	gq->qp = qp;
 	gq->cq = cq_sq;
+	gq->cq_rq = cq_rq;
 	gq->dbr_mode = send_dbr_mode_ext;
 	pthread_mutex_init(&gq->proxy_lock, NULL);
-	if (!registry_add(gq)) {
+	if (!gverbs_registry_add(gq)) {
 		OGDA_LOG_ERR("export_qp: QP 0x%x is exported already", qp->qpn);
 		pthread_mutex_destroy(&gq->proxy_lock);
 		free(gq);
@@ -469,7 +463,7 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 	if (err == DOCA_SUCCESS && own_service)
 		err = gverbs_service_start_own(gq);
 	if (err != DOCA_SUCCESS) {
-		(void)registry_remove(gq);
+		(void)gverbs_registry_remove(gq);
 		export_release(gq);
 		verbs_export_put(qp, cq_sq);
 		free(gq);
@@ -480,6 +474,61 @@ doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verb
 		     (int)send_dbr_mode_ext, qp->sq_wqebbs, cq_sq->cqn, own_service ? ", own proxy service" : "");
 	*qp_out = gq;
 	return DOCA_SUCCESS;
+}
+
+/*
+ * The receive CQ the 2.0-signature export takes along: the QP's own when it has a receive queue
+ * of its own, completing to a CQ of its own that fits (gverbs_rq_check); else none.
+ */
+static struct doca_verbs_cq *implicit_cq_rq(const struct doca_verbs_qp *qp, const struct doca_verbs_cq *cq_sq)
+{
+	struct doca_verbs_cq *cq_rq = qp->init.receive_cq;
+
+	if (qp->rq == NULL || qp->init.srq != NULL || cq_rq == NULL || cq_rq == cq_sq)
+		return NULL;
+	if (gverbs_rq_check(qp, cq_sq, cq_rq) != DOCA_SUCCESS) {
+		OGDA_LOG_DBG("export_qp: QP 0x%x: receive queue not exported (its CQ does not fit)", qp->qpn);
+		return NULL;
+	}
+	return cq_rq;
+}
+
+doca_error_t doca_gpu_verbs_export_qp(struct doca_gpu *gpu_dev, struct doca_verbs_qp *qp,
+				      enum doca_gpu_dev_verbs_nic_handler nic_handler, void *gpu_qp_umem_dev_ptr,
+				      struct doca_verbs_cq *cq_sq, enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext,
+				      struct doca_gpu_verbs_qp **qp_out)
+{
+	OGDA_SDK_FORWARD(doca_gpu_verbs_export_qp, (gpu_dev, qp, nic_handler, gpu_qp_umem_dev_ptr, cq_sq, send_dbr_mode_ext, qp_out));
+	doca_error_t err;
+
+	(void)gpu_qp_umem_dev_ptr; /* the QP knows where its memory is */
+	err = check_args(gpu_dev, qp, nic_handler, cq_sq, send_dbr_mode_ext, qp_out);
+	if (err == DOCA_SUCCESS)
+		err = check_qp(qp, cq_sq, send_dbr_mode_ext);
+	if (err != DOCA_SUCCESS)
+		return err;
+	return export_qp(gpu_dev, qp, nic_handler, cq_sq, implicit_cq_rq(qp, cq_sq), send_dbr_mode_ext, qp_out);
+}
+
+doca_error_t opengda_gpu_verbs_export_qp_rq(struct doca_gpu *gpu_dev, struct doca_verbs_qp *qp,
+					    enum doca_gpu_dev_verbs_nic_handler nic_handler, struct doca_verbs_cq *cq_sq,
+					    struct doca_verbs_cq *cq_rq,
+					    enum doca_gpu_verbs_send_dbr_mode_ext send_dbr_mode_ext,
+					    struct doca_gpu_verbs_qp **qp_out)
+{
+	doca_error_t err = check_args(gpu_dev, qp, nic_handler, cq_sq, send_dbr_mode_ext, qp_out);
+
+	if (err == DOCA_SUCCESS)
+		err = check_qp(qp, cq_sq, send_dbr_mode_ext);
+	if (err == DOCA_SUCCESS && cq_rq == NULL) {
+		OGDA_LOG_ERR("export_qp_rq: NULL receive CQ (use doca_gpu_verbs_export_qp for a send-only export)");
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
+	if (err == DOCA_SUCCESS)
+		err = gverbs_rq_check(qp, cq_sq, cq_rq);
+	if (err != DOCA_SUCCESS)
+		return err;
+	return export_qp(gpu_dev, qp, nic_handler, cq_sq, cq_rq, send_dbr_mode_ext, qp_out);
 }
 
 doca_error_t doca_gpu_verbs_unexport_qp(struct doca_gpu *gpu_dev, struct doca_gpu_verbs_qp *qp)
@@ -494,10 +543,12 @@ doca_error_t doca_gpu_verbs_unexport_qp(struct doca_gpu *gpu_dev, struct doca_gp
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (qp->gpu != gpu_dev) {
-		OGDA_LOG_ERR("unexport_qp: QP 0x%x was exported with another GPU handle", qp->qp->qpn);
+		OGDA_LOG_ERR("unexport_qp: QP 0x%x was exported with another GPU handle", qp->qp_cpu.sq_num);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (!registry_remove(qp)) {
+	if (qp->qp == NULL)
+		return gverbs_bridge_unexport(qp);
+	if (!gverbs_registry_remove(qp)) {
 		OGDA_LOG_ERR("unexport_qp: QP 0x%x is being unexported by another thread", qp->qp->qpn);
 		return DOCA_ERROR_INVALID_VALUE;
 	}

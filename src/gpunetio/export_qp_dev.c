@@ -35,6 +35,8 @@ doca_error_t doca_gpu_verbs_get_qp_dev(struct doca_gpu_verbs_qp *qp, struct doca
 	const size_t qp_off = offsetof(struct doca_gpu_dev_verbs_qp, ogda_wait_timeout_ns);
 	const size_t cq_off = offsetof(struct doca_gpu_dev_verbs_qp, cq_sq) +
 			      offsetof(struct doca_gpu_dev_verbs_cq, ogda_wait_timeout_ns);
+	const size_t cq_rq_off = offsetof(struct doca_gpu_dev_verbs_qp, cq_rq) +
+				 offsetof(struct doca_gpu_dev_verbs_cq, ogda_wait_timeout_ns);
 	const uint64_t t = qp != NULL ? qp->qp_cpu.ogda_wait_timeout_ns : 0;
 	void *dev = NULL;
 	doca_error_t err;
@@ -61,6 +63,8 @@ doca_error_t doca_gpu_verbs_get_qp_dev(struct doca_gpu_verbs_qp *qp, struct doca
 		err = ogda_gpu_copy_to_dev(qp->gpu, (uint8_t *)qp->qp_gpu + qp_off, &t, sizeof(t));
 		if (err == DOCA_SUCCESS)
 			err = ogda_gpu_copy_to_dev(qp->gpu, (uint8_t *)qp->qp_gpu + cq_off, &t, sizeof(t));
+		if (err == DOCA_SUCCESS)
+			err = ogda_gpu_copy_to_dev(qp->gpu, (uint8_t *)qp->qp_gpu + cq_rq_off, &t, sizeof(t));
 		if (err != DOCA_SUCCESS) {
 			OGDA_LOG_ERR("get_qp_dev: QP 0x%x: cannot update the wait timeout", qp->qp_cpu.sq_num);
 			return err;
@@ -80,6 +84,7 @@ doca_error_t opengda_gpu_verbs_qp_set_wait_timeout(struct doca_gpu_verbs_qp *qp,
 	/* Waits on the CQ read the bound there: both copies follow. */
 	qp->qp_cpu.ogda_wait_timeout_ns = timeout_ns;
 	qp->qp_cpu.cq_sq.ogda_wait_timeout_ns = timeout_ns;
+	qp->qp_cpu.cq_rq.ogda_wait_timeout_ns = timeout_ns;
 	return DOCA_SUCCESS;
 }
 

@@ -4,6 +4,8 @@
  * error files share.
  *
  *   export_qp.c     doca_gpu_verbs_export_qp / unexport_qp (checks, handler, mappings)
+ *   export_qp_rq.c  the receive queue and receive CQ of an export (two-sided receives)
+ *   export_bridge.c doca_gpu_verbs_bridge_export_qp: a device QP from raw queue fields (qp == NULL)
  *   export_qp_dev.c doca_gpu_verbs_get_qp_dev, opengda_gpu_verbs_qp_* accessors
  *   export_multi.c  doca_gpu_verbs_export_multi_qps_dev / unexport_multi_qps_dev
  *   cpu_proxy.c     doca_gpu_verbs_cpu_proxy_progress: the CPU rings for the device
@@ -36,6 +38,7 @@ struct doca_gpu_verbs_qp {
 	struct doca_gpu *gpu;
 	struct doca_verbs_qp *qp;
 	struct doca_verbs_cq *cq;
+	struct doca_verbs_cq *cq_rq;                     /* receive CQ when the RQ is exported, else NULL */
 	enum doca_gpu_dev_verbs_nic_handler nic_handler; /* resolved, never AUTO */
 	enum doca_gpu_verbs_send_dbr_mode_ext dbr_mode;
 	struct doca_gpu_verbs_qp *next_exported;         /* registry of live exports (export_qp.c) */
@@ -46,6 +49,7 @@ struct doca_gpu_verbs_qp {
 
 	/* What export took and unexport gives back. */
 	struct gverbs_map sq_map, qp_dbr_map, cq_map, cq_dbr_map, uar_map;
+	struct gverbs_map rq_map, rq_dbr_map, cq_rq_map, cq_rq_dbr_map; /* export_qp_rq.c */
 	uint64_t *uar_exported; /* GPU doorbell from doca_gpu_verbs_export_uar (ConnectX), or NULL */
 	void *ready_slots;      /* doca_gpu_mem_alloc(GPU): sq_wqe_num words */
 	uint64_t *mailbox_gpu;  /* doca_gpu_mem_alloc(CPU_GPU): the producer index the device publishes */
@@ -89,6 +93,32 @@ doca_error_t gverbs_service_thread_cpu_ns(doca_gpu_verbs_service_t service, uint
 
 /* Writes the whole host view to the device copy (when there is one). */
 doca_error_t gverbs_qp_sync_dev(struct doca_gpu_verbs_qp *gq);
+
+/* Host memory made reachable for the executing threads (device memory is used as is). */
+doca_error_t gverbs_map_queue(struct doca_gpu_verbs_qp *gq, void *addr, size_t len, const char *what,
+			      struct gverbs_map *m, void **dev);
+/* Drops a mapping made by gverbs_map_queue (if any). */
+void gverbs_unmap(struct doca_gpu_verbs_qp *gq, struct gverbs_map *m);
+/* Fills the device view @c of verbs CQ @cq whose ring and record the threads reach at ring_dev, dbr_dev. */
+void gverbs_fill_cq_view(const struct doca_gpu *gpu, struct doca_gpu_dev_verbs_cq *c, const struct doca_verbs_cq *cq,
+			 void *ring_dev, void *dbr_dev);
+
+/*
+ * Checks that cq_rq fits as the device receive CQ of gq's QP (own RQ, not the send CQ, 64-byte
+ * CQEs, one entry per receive WQE). NULL cq_rq: nothing to check.
+ */
+doca_error_t gverbs_rq_check(const struct doca_verbs_qp *qp, const struct doca_verbs_cq *cq_sq,
+			     const struct doca_verbs_cq *cq_rq);
+/* Maps the RQ, its record and the receive CQ and fills the receive block of the view. */
+doca_error_t gverbs_rq_build(struct doca_gpu_verbs_qp *gq);
+/* Gives back what gverbs_rq_build took. */
+void gverbs_rq_release(struct doca_gpu_verbs_qp *gq);
+
+/* Registry of live exports (export_qp.c): add refuses a verbs QP exported already. */
+bool gverbs_registry_add(struct doca_gpu_verbs_qp *gq);
+bool gverbs_registry_remove(struct doca_gpu_verbs_qp *gq);
+/* Unexport of a bridged QP (gq->qp == NULL), after the registry removal checks of unexport_qp. */
+doca_error_t gverbs_bridge_unexport(struct doca_gpu_verbs_qp *gq);
 
 /* Whether gq is a live export (registry lookup; compares pointers only). */
 bool gverbs_qp_is_exported(const struct doca_gpu_verbs_qp *gq);

@@ -8,7 +8,9 @@
  * for the GPU on the software NIC (its rule: queues live in host memory) and whenever the CPU
  * writes the doorbell record (CPU proxy, emulated DBR-less mode); plain host memory on a host
  * handle. Every WQE the device posts is signaled, so the CQ has one entry per WQEBB, and it
- * ignores overrun, so device code never has to update the CQ doorbell record.
+ * ignores overrun, so device code never has to update the CQ doorbell record. With rq_nwqe the
+ * QP also gets a receive queue of one-segment WQEs (before the SQ in the same memory) and a
+ * receive CQ of its own with one entry per receive WQE; recv_inline asks for scatter-to-CQE.
  */
 #include "gpunetio/gpunetio_priv.h"
 #include "core/log.h"
@@ -23,9 +25,12 @@
 #include <unistd.h>
 
 #define HL_ACCESS_LOCAL_WRITE 1u /* IBV_ACCESS_LOCAL_WRITE */
-#define HL_DBR_BYTES 128u        /* QP DBR at 0, CQ DBR at 64 */
+#define HL_DBR_BYTES 192u        /* QP DBR at 0, send CQ DBR at 64, receive CQ DBR at 128 */
 #define HL_QP_DBR_OFF 0u
 #define HL_CQ_DBR_OFF 64u
+#define HL_RCQ_DBR_OFF 128u
+#define HL_RWQE_BYTES 16u        /* device-posted receives: one data segment */
+#define HL_MIN_RQ_BYTES 64u      /* the SQ starts WQEBB-aligned after the RQ (verbs/qp.c) */
 #define HL_MAX_NWQE 32768u
 
 /* One piece of queue memory: its allocation and its registration with the NIC. */
@@ -39,7 +44,7 @@ struct hl_priv {
 	struct doca_gpu *gpu;
 	struct doca_verbs_uar *uar;
 	bool own_uar;
-	struct hl_mem sq, cq, dbr;
+	struct hl_mem sq, cq, dbr, rcq; /* sq: the RQ (when any) then the SQ */
 };
 
 static bool handler_valid(enum doca_gpu_dev_verbs_nic_handler h)
@@ -69,6 +74,15 @@ static doca_error_t check_attr(const struct doca_gpu_verbs_qp_init_attr_hl *a)
 	}
 	if ((unsigned)a->mreg_type > DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_CUDA_PEERMEM) {
 		OGDA_LOG_ERR("create_qp_hl: unknown mreg_type %d", (int)a->mreg_type);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (a->rq_nwqe > HL_MAX_NWQE) {
+		OGDA_LOG_ERR("create_qp_hl: rq_nwqe %u above %u", a->rq_nwqe, HL_MAX_NWQE);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (a->recv_inline > 1 || (a->recv_inline && a->rq_nwqe == 0)) {
+		OGDA_LOG_ERR("create_qp_hl: recv_inline %u needs 0 or 1, and a receive queue (rq_nwqe %u)",
+			     a->recv_inline, a->rq_nwqe);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (a->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_HW &&
@@ -153,8 +167,8 @@ static doca_error_t uar_get(struct doca_verbs_context *ctx, enum doca_gpu_dev_ve
 	return err;
 }
 
-static doca_error_t cq_make(struct doca_verbs_context *ctx, struct hl_priv *p, uint32_t ncqe, bool collapsed,
-			    struct doca_verbs_cq **cq)
+static doca_error_t cq_make(struct doca_verbs_context *ctx, struct hl_priv *p, struct hl_mem *ring, uint64_t dbr_off,
+			    uint32_t ncqe, bool collapsed, struct doca_verbs_cq **cq)
 {
 	struct doca_verbs_cq_attr *a = NULL;
 	doca_error_t err = doca_verbs_cq_attr_create(&a);
@@ -162,8 +176,8 @@ static doca_error_t cq_make(struct doca_verbs_context *ctx, struct hl_priv *p, u
 	if (err != DOCA_SUCCESS)
 		return err;
 	if ((err = doca_verbs_cq_attr_set_cq_size(a, ncqe)) == DOCA_SUCCESS &&
-	    (err = doca_verbs_cq_attr_set_external_umem(a, p->cq.umem, 0)) == DOCA_SUCCESS &&
-	    (err = doca_verbs_cq_attr_set_external_dbr_umem(a, p->dbr.umem, HL_CQ_DBR_OFF)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_cq_attr_set_external_umem(a, ring->umem, 0)) == DOCA_SUCCESS &&
+	    (err = doca_verbs_cq_attr_set_external_dbr_umem(a, p->dbr.umem, dbr_off)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_cq_attr_set_external_uar(a, p->uar)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_cq_attr_set_cq_overrun(a, DOCA_VERBS_CQ_ENABLE_OVERRUN)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_cq_attr_set_cq_collapsed(a, collapsed ? 1 : 0)) == DOCA_SUCCESS)
@@ -172,9 +186,25 @@ static doca_error_t cq_make(struct doca_verbs_context *ctx, struct hl_priv *p, u
 	return err;
 }
 
+/* The receive side of qp_make: receive CQ, RQ size, one SGE per receive, scatter-to-CQE. */
+static doca_error_t qp_attr_rq(struct doca_verbs_qp_init_attr *a, struct doca_verbs_cq *cq, struct doca_verbs_cq *rcq,
+			       uint32_t nrwqe, uint8_t recv_inline)
+{
+	doca_error_t err;
+
+	if ((err = doca_verbs_qp_init_attr_set_receive_cq(a, rcq != NULL ? rcq : cq)) != DOCA_SUCCESS ||
+	    (err = doca_verbs_qp_init_attr_set_rq_wr(a, nrwqe)) != DOCA_SUCCESS)
+		return err;
+	if (nrwqe == 0)
+		return DOCA_SUCCESS;
+	if ((err = doca_verbs_qp_init_attr_set_receive_max_sges(a, 1)) != DOCA_SUCCESS)
+		return err;
+	return doca_verbs_qp_init_attr_set_cqe_inline(a, recv_inline);
+}
+
 static doca_error_t qp_make(struct doca_verbs_context *ctx, struct doca_verbs_pd *pd, struct hl_priv *p,
-			    struct doca_verbs_cq *cq, uint32_t nwqe, bool no_dbr, bool companion,
-			    struct doca_verbs_qp **qp)
+			    struct doca_verbs_cq *cq, struct doca_verbs_cq *rcq, uint32_t nwqe, uint32_t nrwqe,
+			    uint8_t recv_inline, bool no_dbr, bool companion, struct doca_verbs_qp **qp)
 {
 	struct doca_verbs_qp_init_attr *a = NULL;
 	doca_error_t err = doca_verbs_qp_init_attr_create(&a);
@@ -183,9 +213,8 @@ static doca_error_t qp_make(struct doca_verbs_context *ctx, struct doca_verbs_pd
 		return err;
 	if ((err = doca_verbs_qp_init_attr_set_pd(a, pd)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_send_cq(a, cq)) == DOCA_SUCCESS &&
-	    (err = doca_verbs_qp_init_attr_set_receive_cq(a, cq)) == DOCA_SUCCESS &&
+	    (err = qp_attr_rq(a, cq, rcq, nrwqe, recv_inline)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_sq_wr(a, nwqe)) == DOCA_SUCCESS &&
-	    (err = doca_verbs_qp_init_attr_set_rq_wr(a, 0)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_send_max_sges(a, 1)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_qp_type(a, DOCA_VERBS_QP_TYPE_RC)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_external_umem(a, p->sq.umem, 0)) == DOCA_SUCCESS &&
@@ -211,9 +240,12 @@ static void hl_teardown(struct doca_gpu_verbs_qp_hl *q)
 		(void)doca_verbs_qp_destroy(q->qp);
 	if (q->cq_sq != NULL)
 		(void)doca_verbs_cq_destroy(q->cq_sq);
+	if (q->cq_rq != NULL)
+		(void)doca_verbs_cq_destroy(q->cq_rq);
 	if (p != NULL) {
 		mem_put(p, &p->sq);
 		mem_put(p, &p->cq);
+		mem_put(p, &p->rcq);
 		mem_put(p, &p->dbr);
 		if (p->own_uar && p->uar != NULL)
 			(void)doca_verbs_uar_destroy(p->uar);
@@ -247,6 +279,19 @@ static doca_error_t resolve_pd(const struct doca_gpu_verbs_qp_init_attr_hl *in, 
 	return DOCA_SUCCESS; /* check_attr names what is missing */
 }
 
+/* Whether the device scatters small receives into CQEs (recv_inline). */
+static bool cqe_inline_supported(struct doca_verbs_context *ctx)
+{
+	struct doca_verbs_device_attr *attr = NULL;
+	bool ok;
+
+	if (doca_verbs_query_device(ctx, &attr) != DOCA_SUCCESS)
+		return false;
+	ok = doca_verbs_device_attr_get_is_cqe_inline_supported(attr) != 0;
+	(void)doca_verbs_device_attr_free(attr);
+	return ok;
+}
+
 /* Builds one high-level QP into @q; @shared_uar (group companion) reuses the main QP's UAR. */
 static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, struct doca_verbs_uar *shared_uar,
 			     bool companion, struct doca_gpu_verbs_qp_hl *q)
@@ -257,7 +302,8 @@ static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, str
 	bool cpu_dbr = a->nic_handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY ||
 		       a->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED;
 	bool in_gpu = queues_in_gpu_memory(a->gpu_dev, ctx);
-	uint32_t nwqe = 1, ncqe;
+	uint32_t nwqe = 1, ncqe, nrwqe = 0;
+	size_t rq_bytes = 0;
 	doca_error_t err;
 
 	memset(q, 0, sizeof(*q));
@@ -268,6 +314,16 @@ static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, str
 	while (nwqe < a->sq_nwqe)
 		nwqe <<= 1;
 	ncqe = a->cq_collapsed ? 1u : nwqe;
+	if (a->rq_nwqe != 0 && !companion) {
+		for (nrwqe = 1; nrwqe < a->rq_nwqe || nrwqe * HL_RWQE_BYTES < HL_MIN_RQ_BYTES;)
+			nrwqe <<= 1;
+		rq_bytes = (size_t)nrwqe * HL_RWQE_BYTES;
+	}
+	if (a->recv_inline && !companion && !cqe_inline_supported(ctx)) {
+		OGDA_LOG_ERR("create_qp_hl: recv_inline: %s does not scatter receives into CQEs", ctx->info.name);
+		err = DOCA_ERROR_NOT_SUPPORTED;
+		goto fail;
+	}
 	if (shared_uar != NULL) {
 		p->uar = shared_uar;
 	} else {
@@ -276,14 +332,24 @@ static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, str
 			goto fail;
 		p->own_uar = true;
 	}
-	if ((err = mem_get(ctx, p, &p->sq, (size_t)nwqe * 64u, in_gpu, a->mreg_type)) != DOCA_SUCCESS ||
+	if ((err = mem_get(ctx, p, &p->sq, rq_bytes + (size_t)nwqe * 64u, in_gpu, a->mreg_type)) != DOCA_SUCCESS ||
 	    (err = mem_get(ctx, p, &p->cq, (size_t)ncqe * 64u, in_gpu, a->mreg_type)) != DOCA_SUCCESS ||
 	    (err = mem_get(ctx, p, &p->dbr, HL_DBR_BYTES, in_gpu && !cpu_dbr, a->mreg_type)) != DOCA_SUCCESS ||
-	    (err = cq_make(ctx, p, ncqe, a->cq_collapsed, &q->cq_sq)) != DOCA_SUCCESS ||
-	    (err = qp_make(ctx, a->verbs_pd, p, q->cq_sq, nwqe, no_dbr, companion, &q->qp)) != DOCA_SUCCESS)
+	    (err = cq_make(ctx, p, &p->cq, HL_CQ_DBR_OFF, ncqe, a->cq_collapsed, &q->cq_sq)) != DOCA_SUCCESS)
 		goto fail;
-	err = doca_gpu_verbs_export_qp(a->gpu_dev, q->qp, a->nic_handler, NULL, q->cq_sq, a->send_dbr_mode_ext,
-				       &q->qp_gverbs);
+	if (nrwqe != 0 &&
+	    ((err = mem_get(ctx, p, &p->rcq, (size_t)nrwqe * 64u, in_gpu, a->mreg_type)) != DOCA_SUCCESS ||
+	     (err = cq_make(ctx, p, &p->rcq, HL_RCQ_DBR_OFF, nrwqe, false, &q->cq_rq)) != DOCA_SUCCESS))
+		goto fail;
+	err = qp_make(ctx, a->verbs_pd, p, q->cq_sq, q->cq_rq, nwqe, nrwqe, a->recv_inline, no_dbr, companion, &q->qp);
+	if (err != DOCA_SUCCESS)
+		goto fail;
+	if (q->cq_rq != NULL)
+		err = opengda_gpu_verbs_export_qp_rq(a->gpu_dev, q->qp, a->nic_handler, q->cq_sq, q->cq_rq,
+						     a->send_dbr_mode_ext, &q->qp_gverbs);
+	else
+		err = doca_gpu_verbs_export_qp(a->gpu_dev, q->qp, a->nic_handler, NULL, q->cq_sq,
+					       a->send_dbr_mode_ext, &q->qp_gverbs);
 	if (err != DOCA_SUCCESS)
 		goto fail;
 	(void)opengda_gpu_verbs_qp_get_nic_handler(q->qp_gverbs, &q->nic_handler);

@@ -207,6 +207,11 @@ doca_error_t doca_gpu_verbs_query_last_error(struct doca_gpu_verbs_qp *qp,
 		OGDA_LOG_ERR("query_last_error: NULL %s", qp == NULL ? "QP" : "output");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (qp->qp == NULL) {
+		OGDA_LOG_ERR("query_last_error: QP 0x%x was bridged from raw fields: its state is not known here",
+			     qp->qp_cpu.sq_num);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	memset(&pick, 0, sizeof(pick));
 	err = qp_state(qp, &state);
 	if (err == DOCA_SUCCESS)
@@ -306,6 +311,17 @@ doca_error_t doca_gpu_verbs_reset_tracking_and_memory(struct doca_gpu_verbs_qp *
 	if (qp == NULL) {
 		OGDA_LOG_ERR("reset_tracking_and_memory: NULL QP");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (qp->qp == NULL) {
+		OGDA_LOG_ERR("reset_tracking_and_memory: QP 0x%x was bridged from raw fields: bridge it again instead",
+			     qp->qp_cpu.sq_num);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (qp->cq_rq != NULL) {
+		/* The receive side (RQ indices, receive CQ) is not rewound: refuse rather than leave it stale. */
+		OGDA_LOG_ERR("reset_tracking_and_memory: QP 0x%x was exported with its receive queue: unexport it and "
+			     "export it again after the reset", qp->qp->qpn);
+		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	v = &qp->qp_cpu;
 	err = check_resettable(qp);

@@ -91,6 +91,13 @@ enum prm_qp_rq_type {
 	PRM_QP_RQ_ZERO_LEN = 0x3,
 };
 
+/* qpc.cs_res: responder scatter-to-CQE. */
+enum prm_qp_cs_res {
+	PRM_QP_CS_RES_DISABLE = 0x0,
+	PRM_QP_CS_RES_DATA32_CQE = 0x1, /* messages up to 32 bytes in the CQE (64-byte CQEs) */
+	PRM_QP_CS_RES_DATA64_CQE = 0x2, /* up to 64 bytes (128-byte CQEs) */
+};
+
 /* qpc.ts_format: CQE timestamp format. */
 enum prm_qp_ts_format {
 	PRM_QP_TS_FREE_RUNNING = 0x0,

@@ -154,6 +154,7 @@ struct swnic_qp {
 	uint8_t st;                    /* enum prm_qp_st: RC or UC */
 	struct swnic_pd *pd;
 	uint32_t user_index;
+	uint8_t cs_res;                /* qpc.cs_res: 1 (DATA32_CQE): messages up to 32 bytes go into the CQE */
 	struct swnic_cq *send_cq, *recv_cq;
 	struct swnic_srq *srq;         /* NULL: own RQ (or none) */
 	struct swnic_uar *uar;
@@ -372,6 +373,13 @@ void swnic_engine_qp_modified(struct swnic_engine *engine, struct swnic_qp *qp, 
 doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
 				     uint32_t user_index_or_srqn, uint16_t wqe_counter, uint32_t byte_cnt,
 				     uint32_t imm_be, bool solicited);
+/*
+ * Responder CQE with the payload scattered into it (scatter-to-CQE, qpc.cs_res): @len (1..32)
+ * bytes of @data in bytes 0-31, op_own INLINE_SCATTER_32; otherwise as swnic_cq_post_responder.
+ */
+doca_error_t swnic_cq_post_responder_inline(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
+					    uint32_t user_index_or_srqn, uint16_t wqe_counter, const uint8_t *data,
+					    uint32_t len, uint32_t imm_be, bool solicited);
 /*
  * Writes an error CQE: cqe_opcode REQ_ERR (13) or RESP_ERR (14), a non-zero syndrome
  * (enum opengda_mlx5_cqe_syndrome), the model's vendor syndrome, wqe_opcode = opcode of

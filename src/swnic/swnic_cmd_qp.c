@@ -157,6 +157,7 @@ static void qp_init(struct swnic_qp_obj *o, struct swnic *nic, const struct prm_
 	qp->st = q->st;
 	qp->pd = r->pd;
 	qp->user_index = q->user_index;
+	qp->cs_res = q->cs_res;
 	qp->send_cq = r->send_cq;
 	qp->recv_cq = r->recv_cq;
 	qp->srq = r->srq;

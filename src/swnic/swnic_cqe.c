@@ -177,9 +177,10 @@ doca_error_t swnic_cq_post_error(struct swnic_cq *cq, uint8_t cqe_opcode, uint8_
 	return cq_post(cq, &f);
 }
 
-doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
-				     uint32_t user_index_or_srqn, uint16_t wqe_counter, uint32_t byte_cnt,
-				     uint32_t imm_be, bool solicited)
+/* A responder CQE; @inline_len (0: none) payload bytes at @inline_data go into the CQE itself. */
+static doca_error_t post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn, uint32_t user_index_or_srqn,
+				   uint16_t wqe_counter, uint32_t byte_cnt, uint32_t imm_be, bool solicited,
+				   const uint8_t *inline_data, uint8_t inline_len)
 {
 	struct opengda_mlx5_cqe_fields f;
 
@@ -196,7 +197,29 @@ doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, ui
 	/* The CQE carries the immediate's bytes as they travelled; the writer stores host order big-endian. */
 	f.imm = opengda_mlx5_be32toh(imm_be);
 	f.se = solicited ? 1u : 0u;
+	f.inline_data = inline_data;
+	f.inline_len = inline_len;
 	return cq_post(cq, &f);
+}
+
+doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
+				     uint32_t user_index_or_srqn, uint16_t wqe_counter, uint32_t byte_cnt,
+				     uint32_t imm_be, bool solicited)
+{
+	return post_responder(cq, cqe_opcode, qpn, user_index_or_srqn, wqe_counter, byte_cnt, imm_be, solicited, NULL,
+			      0);
+}
+
+doca_error_t swnic_cq_post_responder_inline(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
+					    uint32_t user_index_or_srqn, uint16_t wqe_counter, const uint8_t *data,
+					    uint32_t len, uint32_t imm_be, bool solicited)
+{
+	if (len == 0 || len > 32u || data == NULL) {
+		OGDA_LOG_ERR("inline responder CQE: %u bytes at %p (1..32 bytes)", len, (const void *)data);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return post_responder(cq, cqe_opcode, qpn, user_index_or_srqn, wqe_counter, len, imm_be, solicited, data,
+			      (uint8_t)len);
 }
 
 void swnic_sq_peek(const struct swnic_qp *qp, uint16_t index, uint8_t *opcode, uint16_t *wqebbs)

@@ -19,6 +19,10 @@
  * (own RQ and cyclic SRQ: the consumer count; linked-list SRQ: the WQE's index in the SRQ,
  * which is how rdma-core frees SRQ WQEs).
  *
+ * Scatter-to-CQE: on a QP whose qpc.cs_res is DATA32_CQE, a SEND / SEND_IMM of 1 to 32 bytes
+ * is written into bytes 0-31 of its CQE (op_own INLINE_SCATTER_32) and the WQE's buffers are
+ * not touched (its capacity is still checked); WRITE_IMM and longer messages are placed as usual.
+ *
  * Errors, after the WQE has been consumed (IB responder class C behaviour, data untouched):
  *  - the message does not fit the WQE's buffers: RESP_ERR CQE LOCAL_LENGTH, NAK_INVALID_REQ
  *    (the IB spec NAKs a responder length error with "invalid request");
@@ -233,6 +237,16 @@ static void qp_error_flush(struct swnic *nic, struct swnic_qp *qp, uint8_t old)
 	(void)swnic_rq_flush(qp, NULL);
 }
 
+/*
+ * Scatter-to-CQE (qpc.cs_res = DATA32_CQE, a QP created with cqe_inline): a SEND of 1 to 32
+ * bytes lands in its CQE instead of the receive buffers, as a ConnectX with 64-byte CQEs does.
+ */
+static bool scatter_to_cqe(const struct swnic_qp *qp, const struct swnic_req *req)
+{
+	return qp->cs_res == PRM_QP_CS_RES_DATA32_CQE && req->op != SWNIC_REQ_WRITE_IMM && req->len > 0 &&
+	       req->len <= 32u;
+}
+
 /* What a taken receive WQE ends with. */
 struct recv_outcome {
 	uint8_t verdict;          /* enum swnic_resp_status */
@@ -257,6 +271,8 @@ static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const s
 	}
 	if (w->capacity < req->len)
 		return (struct recv_outcome){SWNIC_RESP_NAK_INVALID_REQ, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, 0};
+	if (scatter_to_cqe(qp, req))
+		return o; /* the CQE carries the bytes; the WQE's buffers stay untouched */
 	o.vendor_syndrome = scatter_check(nic, pd, w, req->len, qp->qpn);
 	if (o.vendor_syndrome != 0)
 		return (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
@@ -303,6 +319,9 @@ static uint8_t receive_locked(struct swnic *nic, struct swnic_qp *qp, const stru
 					  0 /* no send WQE */, qp->qpn, qp->user_index, w->counter);
 		*failed = true;
 		*syndrome = o.syndrome;
+	} else if (scatter_to_cqe(qp, req)) {
+		err = swnic_cq_post_responder_inline(qp->recv_cq, cqe_opcode_of(req->op), qp->qpn, qp->user_index,
+						     w->counter, req->payload, req->len, req->imm, req->solicited);
 	} else {
 		err = swnic_cq_post_responder(qp->recv_cq, cqe_opcode_of(req->op), qp->qpn, qp->user_index,
 					      w->counter, req->len, req->imm, req->solicited);

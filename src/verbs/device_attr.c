@@ -22,6 +22,7 @@ struct doca_verbs_device_attr {
 	uint32_t max_ah;
 	uint32_t max_srq;
 	uint32_t max_srq_wr;
+	uint8_t cqe_inline; /* responder scatter-to-CQE (qpc.cs_res DATA32_CQE) */
 	uint32_t max_srq_sge;
 	uint16_t max_pkeys;
 	uint8_t send_dbr_mode_no_dbr_ext;
@@ -58,6 +59,8 @@ doca_error_t doca_verbs_query_device(struct doca_verbs_context *verbs_context,
 	a->max_ah = a->max_qp; /* every QP holds its own path: no separate AH objects */
 	a->max_srq = verbs_pow2_u32(c->gen.log_max_srq);
 	a->max_srq_wr = c->max_srq_wr;
+	/* Every mlx5 NIC (ConnectX-4 on) and the software NIC scatter up to 32 bytes into a 64-byte CQE. */
+	a->cqe_inline = 1;
 	a->max_srq_sge = c->max_srq_sge;
 	a->max_pkeys = verbs_pkey_table_entries(c->gen.pkey_table_size);
 	a->send_dbr_mode_no_dbr_ext = c->no_dbr_ext ? 1 : 0;
@@ -194,4 +197,9 @@ doca_error_t doca_verbs_device_attr_get_is_qp_type_supported(const struct doca_v
 	if (!supported)
 		OGDA_LOG_DBG("device_attr is_qp_type_supported: QP type 0x%x is not supported", qp_type);
 	return supported ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
+}
+
+uint8_t doca_verbs_device_attr_get_is_cqe_inline_supported(const struct doca_verbs_device_attr *verbs_device_attr)
+{
+	return attr_ok(verbs_device_attr, "is_cqe_inline_supported") ? verbs_device_attr->cqe_inline : 0;
 }

@@ -159,6 +159,7 @@ static doca_error_t qp_create_cmd(struct doca_verbs_qp *qp)
 	p.qpc.pd = a->pd->pdn;
 	p.qpc.uar_page = qp->uar->info.page_id;
 	p.qpc.user_index = a->user_index;
+	p.qpc.cs_res = a->cqe_inline ? PRM_QP_CS_RES_DATA32_CQE : PRM_QP_CS_RES_DISABLE;
 	p.qpc.log_msg_max = ctx->caps.gen.log_max_msg;
 	p.qpc.cd_master = a->core_direct_master;
 	p.qpc.send_dbr_mode = a->send_dbr_mode == DOCA_VERBS_QP_SEND_DBR_MODE_NO_DBR_EXT && !a->emulate_no_dbr_ext

@@ -520,3 +520,27 @@ doca_error_t doca_verbs_qp_init_attr_set_external_datapath_en(struct doca_verbs_
 	verbs_qp_init_attr->external_datapath = external_datapath_en;
 	return DOCA_SUCCESS;
 }
+
+doca_error_t doca_verbs_qp_init_attr_set_cqe_inline(struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
+						    uint8_t cqe_inline)
+{
+	if (!attr_ok(verbs_qp_init_attr, "cqe_inline"))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (check_flag(cqe_inline, "cqe_inline") != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE;
+	verbs_qp_init_attr->cqe_inline = cqe_inline;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_verbs_qp_init_attr_get_cqe_inline(const struct doca_verbs_qp_init_attr *verbs_qp_init_attr,
+						    uint8_t *cqe_inline)
+{
+	if (!attr_ok(verbs_qp_init_attr, "cqe_inline"))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (cqe_inline == NULL) {
+		OGDA_LOG_ERR("qp_init_attr cqe_inline: NULL output pointer");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*cqe_inline = verbs_qp_init_attr->cqe_inline;
+	return DOCA_SUCCESS;
+}

@@ -316,6 +316,7 @@ struct doca_verbs_qp_init_attr {
 	bool emulate_no_dbr_ext;
 	enum doca_verbs_qp_ordering_semantic ordering_semantic;
 	uint8_t external_datapath;
+	uint8_t cqe_inline;               /* responder scatter-to-CQE (qpc.cs_res DATA32_CQE) */
 };
 
 /* Defaults of a fresh init attr (also used to reset one before a query fills it). */

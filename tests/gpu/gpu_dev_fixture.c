@@ -312,18 +312,12 @@ out:
 	return err;
 }
 
-/* Connects hl <-> a fresh peer, bounds its waits, monitors it when it is a CPU proxy QP. */
-static int hl_attach(struct gdf *f, struct gdf_qp *q, struct doca_gpu_verbs_qp_hl *hl, struct gdf_peer *peer,
-		     uint64_t timeout, struct doca_gpu_dev_verbs_qp **dev)
+/* Bounds hl's waits, gets its device view, monitors it when it is a CPU proxy QP. */
+static int hl_finish(struct gdf *f, struct gdf_qp *q, struct doca_gpu_verbs_qp_hl *hl, uint64_t timeout,
+		     struct doca_gpu_dev_verbs_qp **dev)
 {
-	uint32_t qpn = 0, pqpn = 0;
 	bool own = false;
 
-	TRY(peer_create(f, peer));
-	TRY(doca_verbs_qp_get_qpn(hl->qp, &qpn));
-	TRY(doca_verbs_qp_get_qpn(peer->qp, &pqpn));
-	TRY(qp_connect(f, hl->qp, pqpn));
-	TRY(qp_connect(f, peer->qp, qpn));
 	/* The bound reaches the device copy only if set before the first get_qp_dev. */
 	TRY(opengda_gpu_verbs_qp_set_wait_timeout(hl->qp_gverbs, timeout));
 	TRY(doca_gpu_verbs_get_qp_dev(hl->qp_gverbs, dev));
@@ -338,20 +332,74 @@ fail:
 	return -1;
 }
 
+/* Connects hl <-> a fresh peer, then hl_finish. */
+static int hl_attach(struct gdf *f, struct gdf_qp *q, struct doca_gpu_verbs_qp_hl *hl, struct gdf_peer *peer,
+		     uint64_t timeout, struct doca_gpu_dev_verbs_qp **dev)
+{
+	uint32_t qpn = 0, pqpn = 0;
+
+	TRY(peer_create(f, peer));
+	TRY(doca_verbs_qp_get_qpn(hl->qp, &qpn));
+	TRY(doca_verbs_qp_get_qpn(peer->qp, &pqpn));
+	TRY(qp_connect(f, hl->qp, pqpn));
+	TRY(qp_connect(f, peer->qp, qpn));
+	return hl_finish(f, q, hl, timeout, dev);
+fail:
+	return -1;
+}
+
+static void hl_attr(const struct gdf *f, const struct gdf_qp_cfg *cfg, struct doca_gpu_verbs_qp_init_attr_hl *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->gpu_dev = f->gpu;
+	a->verbs_pd = f->pd;
+	a->sq_nwqe = cfg->sq_nwqe;
+	a->nic_handler = cfg->handler;
+	a->mreg_type = DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_DEFAULT;
+	a->send_dbr_mode_ext = cfg->dbr_mode;
+	a->cq_collapsed = false;
+}
+
+int gdf_qp_pair_create(struct gdf *f, const struct gdf_qp_cfg *cfg, uint16_t rq_nwqe, uint8_t recv_inline,
+		       struct gdf_qp *qa, struct gdf_qp *qb)
+{
+	struct doca_gpu_verbs_qp_init_attr_hl a;
+	uint64_t timeout = cfg->timeout_ns != 0 ? cfg->timeout_ns : GDF_WAIT_TIMEOUT_NS;
+	uint32_t qpn_a = 0, qpn_b = 0;
+
+	memset(qa, 0, sizeof(*qa));
+	memset(qb, 0, sizeof(*qb));
+	hl_attr(f, cfg, &a);
+	a.rq_nwqe = rq_nwqe;
+	a.recv_inline = recv_inline;
+	TRY(doca_gpu_verbs_create_qp_hl(&a, &qa->single));
+	TRY(doca_gpu_verbs_create_qp_hl(&a, &qb->single));
+	qa->main = qa->single;
+	qb->main = qb->single;
+	qa->handler = qa->main->nic_handler;
+	qb->handler = qb->main->nic_handler;
+	TRY(doca_verbs_qp_get_qpn(qa->main->qp, &qpn_a));
+	TRY(doca_verbs_qp_get_qpn(qb->main->qp, &qpn_b));
+	TRY(qp_connect(f, qa->main->qp, qpn_b));
+	TRY(qp_connect(f, qb->main->qp, qpn_a));
+	if (hl_finish(f, qa, qa->main, timeout, &qa->dqp) != 0 || hl_finish(f, qb, qb->main, timeout, &qb->dqp) != 0)
+		goto fail;
+	return 0;
+fail:
+	printf("setup: QP pair with handler %s, %u WQEs, %u receives could not be made\n",
+	       gdf_handler_name(cfg->handler), cfg->sq_nwqe, rq_nwqe);
+	gdf_qp_destroy(f, qa);
+	gdf_qp_destroy(f, qb);
+	return -1;
+}
+
 int gdf_qp_create(struct gdf *f, const struct gdf_qp_cfg *cfg, struct gdf_qp *q)
 {
 	struct doca_gpu_verbs_qp_init_attr_hl a;
 	uint64_t timeout = cfg->timeout_ns != 0 ? cfg->timeout_ns : GDF_WAIT_TIMEOUT_NS;
 
 	memset(q, 0, sizeof(*q));
-	memset(&a, 0, sizeof(a));
-	a.gpu_dev = f->gpu;
-	a.verbs_pd = f->pd;
-	a.sq_nwqe = cfg->sq_nwqe;
-	a.nic_handler = cfg->handler;
-	a.mreg_type = DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_DEFAULT;
-	a.send_dbr_mode_ext = cfg->dbr_mode;
-	a.cq_collapsed = false;
+	hl_attr(f, cfg, &a);
 	if (cfg->group) {
 		TRY(doca_gpu_verbs_create_qp_group_hl(&a, &q->group));
 		q->main = &q->group->qp_main;

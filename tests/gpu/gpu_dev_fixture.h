@@ -141,6 +141,12 @@ long gdf_all_check(const uint8_t *p, size_t len, uint8_t v);
 /* Creates, connects and exports; fills q. Prints why and returns -1 on failure. */
 int gdf_qp_create(struct gdf *f, const struct gdf_qp_cfg *cfg, struct gdf_qp *q);
 void gdf_qp_destroy(struct gdf *f, struct gdf_qp *q);
+/*
+ * Two high-level QPs of cfg with receive queues of rq_nwqe WQEs (recv_inline: scatter-to-CQE),
+ * connected to each other; no peers.
+ */
+int gdf_qp_pair_create(struct gdf *f, const struct gdf_qp_cfg *cfg, uint16_t rq_nwqe, uint8_t recv_inline,
+		       struct gdf_qp *qa, struct gdf_qp *qb);
 /* Copy of the device view (main, or the companion) as device code left it. */
 int gdf_qp_view(const struct gdf_qp *q, bool companion, struct doca_gpu_dev_verbs_qp *out);
 /* The WQE at index idx of the ring (main or companion), read on the host. */

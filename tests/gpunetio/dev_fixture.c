@@ -71,9 +71,13 @@ static struct doca_verbs_cq *make_cq(struct dfx *f, uint32_t size, bool overrun_
 	return cq;
 }
 
-/* A QP with sq_wr send WQEBBs and no RQ; DBR-less or emulated as the DBR mode needs. */
-static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, uint32_t sq_wr,
-				     enum doca_gpu_verbs_send_dbr_mode_ext mode, bool cd_master, struct doca_verbs_uar *uar)
+/*
+ * A QP with sq_wr send WQEBBs and, when rcq is set, an RQ of cfg.rq_wqes WQEs completing to
+ * rcq (else none); DBR-less or emulated as the DBR mode needs.
+ */
+static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, struct doca_verbs_cq *rcq, uint32_t sq_wr,
+				     enum doca_gpu_verbs_send_dbr_mode_ext mode, bool cd_master, struct doca_verbs_uar *uar,
+				     struct doca_verbs_srq *srq)
 {
 	struct doca_verbs_qp_init_attr *a = NULL;
 	struct doca_verbs_qp *qp = NULL;
@@ -82,9 +86,16 @@ static struct doca_verbs_qp *make_qp(struct dfx *f, struct doca_verbs_cq *cq, ui
 	assert_int_equal(doca_verbs_qp_init_attr_set_pd(a, f->pd), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_qp_type(a, DOCA_VERBS_QP_TYPE_RC), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_send_cq(a, cq), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_receive_cq(a, cq), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_qp_init_attr_set_receive_cq(a, rcq != NULL ? rcq : cq), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_init_attr_set_sq_wr(a, sq_wr), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_init_attr_set_rq_wr(a, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_qp_init_attr_set_rq_wr(a, rcq != NULL && srq == NULL ? f->cfg.rq_wqes : 0),
+			 DOCA_SUCCESS);
+	if (rcq != NULL && f->cfg.cqe_inline)
+		assert_int_equal(doca_verbs_qp_init_attr_set_cqe_inline(a, 1), DOCA_SUCCESS);
+	if (srq != NULL)
+		assert_int_equal(doca_verbs_qp_init_attr_set_srq(a, srq), DOCA_SUCCESS);
+	else if (rcq != NULL)
+		assert_int_equal(doca_verbs_qp_init_attr_set_receive_max_sges(a, f->cfg.rq_sges), DOCA_SUCCESS);
 	if (mode == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_HW) {
 		assert_int_equal(doca_verbs_qp_init_attr_set_send_dbr_mode(a, DOCA_VERBS_QP_SEND_DBR_MODE_NO_DBR_EXT),
 				 DOCA_SUCCESS);
@@ -107,8 +118,15 @@ static void modify(struct doca_verbs_qp *qp, struct doca_verbs_qp_attr *a, int m
 	assert_int_equal(doca_verbs_qp_modify(qp, a, mask), DOCA_SUCCESS);
 }
 
+static void connect_qp_rnr(struct dfx *f, struct doca_verbs_qp *qp, uint32_t dest_qpn, uint16_t rnr_retry);
+
 /* RST -> INIT -> RTR -> RTS, connected to dest_qpn on swnic0 (its own GID). */
 static void connect_qp(struct dfx *f, struct doca_verbs_qp *qp, uint32_t dest_qpn)
+{
+	connect_qp_rnr(f, qp, dest_qpn, f->cfg.rnr_no_retry ? 0 : 7);
+}
+
+static void connect_qp_rnr(struct dfx *f, struct doca_verbs_qp *qp, uint32_t dest_qpn, uint16_t rnr_retry)
 {
 	struct doca_verbs_qp_attr *a = NULL;
 	struct doca_verbs_ah_attr *ah = NULL;
@@ -141,7 +159,7 @@ static void connect_qp(struct dfx *f, struct doca_verbs_qp *qp, uint32_t dest_qp
 	assert_int_equal(doca_verbs_qp_attr_set_sq_psn(a, DFX_PSN), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_attr_set_ack_timeout(a, 14), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_attr_set_retry_cnt(a, 7), DOCA_SUCCESS);
-	assert_int_equal(doca_verbs_qp_attr_set_rnr_retry(a, 7), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_qp_attr_set_rnr_retry(a, rnr_retry), DOCA_SUCCESS);
 	modify(qp, a, DFX_MASK_RTR2RTS);
 	assert_int_equal(doca_verbs_qp_attr_destroy(a), DOCA_SUCCESS);
 }
@@ -170,6 +188,23 @@ static void buf_destroy(struct dfx_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* A CONTIGUOUS SRQ of cfg.srq_wqes one-segment WQEs, exported for device code. */
+static void srq_create(struct dfx *f)
+{
+	struct doca_verbs_srq_init_attr *a = NULL;
+
+	assert_int_equal(doca_verbs_srq_init_attr_create(&a), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_set_srq_wr(a, f->cfg.srq_wqes), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_set_receive_max_sges(a, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_set_type(a, DOCA_VERBS_SRQ_TYPE_CONTIGUOUS), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_set_pd(a, f->pd), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_create(f->ctx, a, &f->srq), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_srq_init_attr_destroy(a), DOCA_SUCCESS);
+	assert_int_equal(opengda_gpu_verbs_export_srq(f->gpu, f->srq, &f->gsrq), DOCA_SUCCESS);
+	assert_int_equal(opengda_gpu_verbs_srq_set_wait_timeout(f->gsrq, f->cfg.timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(opengda_gpu_verbs_get_srq_dev(f->gsrq, &f->dsrq), DOCA_SUCCESS);
+}
+
 /* ---- export and CPU driving ---------------------------------------------------------------- */
 
 static void lane_create(struct dfx *f, struct dfx_lane *l, bool cd_master)
@@ -188,11 +223,18 @@ static void lane_create(struct dfx *f, struct dfx_lane *l, bool cd_master)
 	if (c->dbr_mode == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED)
 		assert_int_equal(doca_verbs_uar_create(f->ctx, DOCA_VERBS_UAR_ALLOCATION_TYPE_NONCACHE_DEDICATED, &l->uar),
 				 DOCA_SUCCESS);
+	bool two = (c->rq_wqes != 0 || c->srq_wqes != 0) && !cd_master;
+
 	l->cq_a = make_cq(f, c->cq_entries, !c->cq_overrun_checked, c->cq_collapsed);
-	l->cq_b = make_cq(f, DFX_B_CQ, true, false);
-	l->qp_a = make_qp(f, l->cq_a, c->sq_wqebbs, c->dbr_mode, cd_master, l->uar);
+	l->cq_b = make_cq(f, two ? c->cq_entries : DFX_B_CQ, true, false);
+	if (two && c->rq_wqes != 0)
+		l->rcq_a = make_cq(f, c->rq_wqes, true, false);
+	if (two)
+		l->rcq_b = make_cq(f, c->rq_wqes != 0 ? c->rq_wqes : c->srq_wqes, true, false);
+	l->qp_a = make_qp(f, l->cq_a, l->rcq_a, c->sq_wqebbs, c->dbr_mode, cd_master, l->uar, NULL);
 	/* B only responds (writes, reads, atomics need no receive queue); a QP needs some queue: one send WQE. */
-	l->qp_b = make_qp(f, l->cq_b, 1, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR, false, NULL);
+	l->qp_b = make_qp(f, l->cq_b, l->rcq_b, two ? c->sq_wqebbs : 1, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
+			  false, NULL, two ? f->srq : NULL);
 	assert_int_equal(doca_verbs_qp_get_qpn(l->qp_a, &l->qpn_a), DOCA_SUCCESS);
 	assert_int_equal(doca_verbs_qp_get_qpn(l->qp_b, &l->qpn_b), DOCA_SUCCESS);
 	connect_qp(f, l->qp_a, l->qpn_b);
@@ -202,8 +244,36 @@ static void lane_create(struct dfx *f, struct dfx_lane *l, bool cd_master)
 		l->dbr = dbr;
 	}
 
-	assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_a, c->handler, NULL, l->cq_a, c->dbr_mode, &l->gqp),
-			 DOCA_SUCCESS);
+	if (two) {
+		if (l->rcq_a != NULL)
+			assert_int_equal(opengda_gpu_verbs_export_qp_rq(f->gpu, l->qp_a, c->handler, l->cq_a, l->rcq_a,
+									c->dbr_mode, &l->gqp),
+					 DOCA_SUCCESS);
+		else
+			assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_a, c->handler, NULL, l->cq_a, c->dbr_mode,
+								  &l->gqp),
+					 DOCA_SUCCESS);
+		if (f->srq != NULL)
+			assert_int_equal(opengda_gpu_verbs_export_qp_rq(f->gpu, l->qp_b, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO,
+									l->cq_b, l->rcq_b,
+									DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
+									&l->gqp_b),
+					 DOCA_SUCCESS);
+		else
+			assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_b, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL,
+								  l->cq_b, DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR,
+								  &l->gqp_b),
+					 DOCA_SUCCESS);
+		assert_int_equal(opengda_gpu_verbs_qp_set_wait_timeout(l->gqp_b, timeout), DOCA_SUCCESS);
+		assert_int_equal(doca_gpu_verbs_get_qp_dev(l->gqp_b, &l->dqp_b), DOCA_SUCCESS);
+		assert_int_equal(l->dqp_b->rq_wqe_num, c->rq_wqes);
+		assert_int_equal(l->dqp_b->cq_rq.cqe_num, c->rq_wqes != 0 ? c->rq_wqes : c->srq_wqes);
+		assert_int_equal(l->dqp_b->cq_rq.ogda_wait_timeout_ns, timeout);
+	} else {
+		assert_int_equal(doca_gpu_verbs_export_qp(f->gpu, l->qp_a, c->handler, NULL, l->cq_a, c->dbr_mode,
+							  &l->gqp),
+				 DOCA_SUCCESS);
+	}
 	assert_int_equal(opengda_gpu_verbs_qp_set_wait_timeout(l->gqp, timeout), DOCA_SUCCESS);
 	assert_int_equal(doca_gpu_verbs_get_qp_dev(l->gqp, &l->dqp), DOCA_SUCCESS);
 	assert_non_null(l->dqp);
@@ -226,6 +296,8 @@ static void lane_destroy(struct dfx *f, struct dfx_lane *l)
 {
 	if (l->gqp != NULL)
 		assert_int_equal(doca_gpu_verbs_unexport_qp(f->gpu, l->gqp), DOCA_SUCCESS);
+	if (l->gqp_b != NULL)
+		assert_int_equal(doca_gpu_verbs_unexport_qp(f->gpu, l->gqp_b), DOCA_SUCCESS);
 	if (l->qp_a != NULL)
 		assert_int_equal(doca_verbs_qp_destroy(l->qp_a), DOCA_SUCCESS);
 	if (l->qp_b != NULL)
@@ -234,6 +306,10 @@ static void lane_destroy(struct dfx *f, struct dfx_lane *l)
 		assert_int_equal(doca_verbs_cq_destroy(l->cq_a), DOCA_SUCCESS);
 	if (l->cq_b != NULL)
 		assert_int_equal(doca_verbs_cq_destroy(l->cq_b), DOCA_SUCCESS);
+	if (l->rcq_a != NULL)
+		assert_int_equal(doca_verbs_cq_destroy(l->rcq_a), DOCA_SUCCESS);
+	if (l->rcq_b != NULL)
+		assert_int_equal(doca_verbs_cq_destroy(l->rcq_b), DOCA_SUCCESS);
 	if (l->uar != NULL)
 		assert_int_equal(doca_verbs_uar_destroy(l->uar), DOCA_SUCCESS);
 	memset(l, 0, sizeof(*l));
@@ -276,6 +352,8 @@ void dfx_open(struct dfx *f, const struct dfx_cfg *cfg)
 		f->cfg.buf_len = DFX_DEFAULT_BUF;
 	if (f->cfg.timeout_ns == 0)
 		f->cfg.timeout_ns = DFX_DEFAULT_TIMEOUT_NS;
+	if (f->cfg.rq_sges == 0)
+		f->cfg.rq_sges = 1;
 	assert_true(f->cfg.nqp <= DFX_MAX_QP);
 
 	assert_int_equal(doca_devinfo_create_list(&f->list, &f->ndev), DOCA_SUCCESS);
@@ -294,6 +372,8 @@ void dfx_open(struct dfx *f, const struct dfx_cfg *cfg)
 	buf_create(f, f->cfg.buf_len, 0x22, &f->dst);
 	buf_create(f, f->cfg.buf_len, 0x33, &f->remote);
 
+	if (f->cfg.srq_wqes != 0)
+		srq_create(f);
 	f->nlanes = f->cfg.nqp;
 	for (uint32_t i = 0; i < f->nlanes; i++)
 		lane_create(f, &f->lane[i], false);
@@ -321,6 +401,10 @@ void dfx_close(struct dfx *f)
 	for (uint32_t i = 0; i < f->nlanes; i++)
 		lane_destroy(f, &f->lane[i]);
 	lane_destroy(f, &f->comp);
+	if (f->gsrq != NULL)
+		assert_int_equal(opengda_gpu_verbs_unexport_srq(f->gpu, f->gsrq), DOCA_SUCCESS);
+	if (f->srq != NULL)
+		assert_int_equal(doca_verbs_srq_destroy(f->srq), DOCA_SUCCESS);
 	buf_destroy(&f->src);
 	buf_destroy(&f->dst);
 	buf_destroy(&f->remote);

@@ -55,6 +55,20 @@ struct dfx_cfg {
 	uint32_t nqp;                                       /* A -> B pairs; 0: 1 */
 	size_t buf_len;                                     /* bytes of src, dst and remote; 0: default */
 	uint64_t timeout_ns;                                /* wait bound; 0: DFX_DEFAULT_TIMEOUT_NS */
+	/*
+	 * Two-sided: both A and B get a receive queue of rq_wqes WQEs (rq_sges data segments each;
+	 * 0: 1) completing to a receive CQ of their own, B gets A's send queue size, and B is
+	 * exported too (A with opengda_gpu_verbs_export_qp_rq, B with doca_gpu_verbs_export_qp).
+	 */
+	uint32_t rq_wqes;
+	uint32_t rq_sges;
+	bool rnr_no_retry;                                  /* rnr_retry 0: a SEND without receive fails */
+	/*
+	 * SRQ: the B QPs share one CONTIGUOUS SRQ of srq_wqes WQEs (exported: f->dsrq) and complete
+	 * on receive CQs of their own (B exported with opengda_gpu_verbs_export_qp_rq); A has no RQ.
+	 */
+	uint32_t srq_wqes;
+	bool cqe_inline;                                    /* QPs with an RQ scatter <= 32 B into the CQE */
 };
 
 /* One connection A -> B; A is exported. */
@@ -65,6 +79,9 @@ struct dfx_lane {
 	struct doca_verbs_uar *uar;        /* A's own UAR page (emulated DBR-less mode), else NULL */
 	struct doca_gpu_verbs_qp *gqp;
 	struct doca_gpu_dev_verbs_qp *dqp; /* host memory: host threads use it directly */
+	struct doca_verbs_cq *rcq_a, *rcq_b;  /* receive CQs (two-sided) */
+	struct doca_gpu_verbs_qp *gqp_b;      /* B exported (two-sided) */
+	struct doca_gpu_dev_verbs_qp *dqp_b;
 	uint32_t *dbr;                     /* A's doorbell record ([1] = SQ), NULL when DBR-less */
 	bool needs_cpu;                    /* CPU_PROXY or NO_DBR_SW_EMULATED */
 	bool on_service;                   /* monitored by the fixture's service */
@@ -91,6 +108,9 @@ struct dfx {
 	struct dfx_lane lane[DFX_MAX_QP];
 	struct dfx_lane comp; /* companion (cfg.companion) */
 	struct dfx_buf src, dst, remote;
+	struct doca_verbs_srq *srq;               /* cfg.srq_wqes */
+	struct opengda_gpu_verbs_srq *gsrq;
+	struct opengda_gpu_dev_verbs_srq *dsrq;
 	/* CPU driving */
 	pthread_t proxy;
 	bool proxy_running;

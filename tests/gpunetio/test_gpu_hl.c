@@ -8,6 +8,7 @@
 #include "gpu_fixture.h"
 
 #include "device/ogda_dev_ops.h"
+#include "device/ogda_dev_send.h"
 #include "doca_gpunetio_high_level.h"
 #include "verbs/verbs_priv.h"
 
@@ -283,6 +284,74 @@ static void test_hl_destroy_order(void **state)
 	assert_int_equal(f->v.ctx->nobjs, nobjs);
 }
 
+/*
+ * Two high-level QPs with receive queues (rq_nwqe), B with scatter-to-CQE (recv_inline),
+ * connected to each other: device sends from A land in B's device-posted receives, the small
+ * one in its CQE.
+ */
+static void test_hl_twosided(void **state)
+{
+	struct gfx *f = *state;
+	struct doca_gpu_verbs_qp_init_attr_hl a = attr_of(f, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO,
+							  DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR, 16);
+	struct doca_gpu_verbs_qp_hl *qa = NULL, *qb = NULL;
+	struct doca_gpu_dev_verbs_qp *da = NULL, *db = NULL;
+	static const uint32_t sizes[2] = {20, 100};
+	struct vfx_buf src, dst;
+	uint32_t qpn_a, qpn_b;
+
+	a.rq_nwqe = 5;
+	assert_int_equal(doca_gpu_verbs_create_qp_hl(&a, &qa), DOCA_SUCCESS);
+	a.recv_inline = 1;
+	assert_int_equal(doca_gpu_verbs_create_qp_hl(&a, &qb), DOCA_SUCCESS);
+	assert_non_null(qa->cq_rq);
+	assert_int_equal(doca_verbs_qp_get_qpn(qa->qp, &qpn_a), DOCA_SUCCESS);
+	assert_int_equal(doca_verbs_qp_get_qpn(qb->qp, &qpn_b), DOCA_SUCCESS);
+	vfx_qp_connect(&f->v, qa->qp, DOCA_VERBS_QP_TYPE_RC, qpn_b, VFX_PSN_BASE + 1, VFX_PSN_BASE);
+	vfx_qp_connect(&f->v, qb->qp, DOCA_VERBS_QP_TYPE_RC, qpn_a, VFX_PSN_BASE, VFX_PSN_BASE + 1);
+	for (uint32_t i = 0; i < 2; i++) {
+		struct doca_gpu_verbs_qp_hl *q = i == 0 ? qa : qb;
+
+		assert_int_equal(opengda_gpu_verbs_qp_set_wait_timeout(q->qp_gverbs, GFX_TIMEOUT_MS * 1000000ull),
+				 DOCA_SUCCESS);
+	}
+	assert_int_equal(doca_gpu_verbs_get_qp_dev(qa->qp_gverbs, &da), DOCA_SUCCESS);
+	assert_int_equal(doca_gpu_verbs_get_qp_dev(qb->qp_gverbs, &db), DOCA_SUCCESS);
+	assert_int_equal(db->rq_wqe_num, 8);
+	assert_int_equal(db->rcv_wqe_size, 16);
+	assert_int_equal(db->cq_rq.cqe_num, 8);
+	vfx_buf_create(&f->v, 256, 0x5a, &src);
+	vfx_buf_create(&f->v, 256, 0x00, &dst);
+	for (uint32_t i = 0; i < 256; i++)
+		src.addr[i] = (uint8_t)(i * 3 + 1);
+	for (uint32_t i = 0; i < 2; i++) {
+		struct ogda_dev_rq rq = ogda_dev_qp_rq(db);
+		struct opengda_mlx5_cqe64 *cqe = NULL;
+		uint64_t rt, st;
+
+		assert_int_equal(ogda_dev_rq_op_recv(&rq, addr_of(&dst, 128 * i, dst.lkey), 128, OGDA_DEV_SHARE_GPU, &rt), 0);
+		assert_int_equal(ogda_dev_op_send(da, addr_of(&src, 0, src.lkey), sizes[i], OGDA_DEV_SHARE_GPU,
+						  DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, 0, &st),
+				 0);
+		assert_int_equal(ogda_dev_op_wait(da, st, OGDA_DEV_SHARE_GPU), 0);
+		assert_int_equal(ogda_dev_op_recv_wait(db, addr_of(&dst, 0, dst.lkey), rt, 0, 1, OGDA_DEV_SHARE_GPU,
+						       DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, &cqe),
+				 0);
+		assert_int_equal(opengda_mlx5_cqe_byte_cnt(cqe), sizes[i]);
+		if (i == 0) {
+			assert_true(cqe->op_own & OPENGDA_MLX5_CQE_INLINE_SCATTER_32);
+			assert_memory_equal(cqe->resp_info, src.addr, sizes[i]);
+		} else {
+			assert_false(cqe->op_own & OPENGDA_MLX5_CQE_INLINE_SCATTER_32);
+			assert_memory_equal(dst.addr + 128, src.addr, sizes[i]);
+		}
+	}
+	vfx_buf_destroy(&src);
+	vfx_buf_destroy(&dst);
+	assert_int_equal(doca_gpu_verbs_destroy_qp_hl(qa), DOCA_SUCCESS);
+	assert_int_equal(doca_gpu_verbs_destroy_qp_hl(qb), DOCA_SUCCESS);
+}
+
 static void test_hl_bad_input(void **state)
 {
 	struct gfx *f = *state;
@@ -312,6 +381,10 @@ static void test_hl_bad_input(void **state)
 	b = a, b.nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB;
 	b.send_dbr_mode_ext = DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_HW;
 	assert_int_equal(doca_gpu_verbs_create_qp_hl(&b, &q), DOCA_ERROR_INVALID_VALUE);
+	b = a, b.recv_inline = 1; /* without a receive queue */
+	assert_int_equal(doca_gpu_verbs_create_qp_hl(&b, &q), DOCA_ERROR_INVALID_VALUE);
+	b = a, b.rq_nwqe = 8, b.recv_inline = 2;
+	assert_int_equal(doca_gpu_verbs_create_qp_hl(&b, &q), DOCA_ERROR_INVALID_VALUE);
 	assert_null(q);
 	assert_int_equal(doca_gpu_verbs_create_qp_group_hl(NULL, &g), DOCA_ERROR_INVALID_VALUE);
 	b = a, b.sq_nwqe = 0;
@@ -333,6 +406,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hl_open_release_net_dev, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_flat_list, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_destroy_order, gfx_setup, gfx_teardown),
+		cmocka_unit_test_setup_teardown(test_hl_twosided, gfx_setup, gfx_teardown),
 		cmocka_unit_test_setup_teardown(test_hl_bad_input, gfx_setup, gfx_teardown),
 	};
 
