@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <limits.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +43,21 @@ void core_devinfo_set_sysfs_root(const char *root);
 void core_devinfo_set_sysfs_root(const char *root)
 {
 	sysfs_root = root != NULL ? root : "/sys";
+}
+
+/* The checks every query starts with: a device, an output, and room for @need bytes. */
+static doca_error_t check_out(const struct doca_devinfo *d, const void *out, uint32_t size, uint32_t need,
+			      const char *what)
+{
+	if (d == NULL || out == NULL) {
+		OGDA_LOG_ERR("devinfo and the %s buffer must not be NULL", what);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (size < need) {
+		OGDA_LOG_ERR("%s: the %s buffer needs %u bytes, got %u", d->name, what, need, size);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
 }
 
 /* The software NIC's GID (port 1, index 0), through a short-lived open of the NIC. */
@@ -164,8 +178,11 @@ static doca_error_t hw_iface(const struct doca_devinfo *info, char *out, size_t 
 	return err == DOCA_SUCCESS ? err : DOCA_ERROR_OPERATING_SYSTEM;
 }
 
-/* The Linux interface holding IPv4 address @addr (network byte order). */
-static doca_error_t iface_of_ipv4(const char *dev, uint32_t addr, char *out, size_t cap)
+/*
+ * Walks the host's IPv4 addresses (getifaddrs): with @ifname, the first address of that interface
+ * into *addr; without, the name of the interface holding *addr into @name. Network byte order.
+ */
+static doca_error_t ifaddr_lookup(const char *dev, const char *ifname, uint32_t *addr, char *name, size_t cap)
 {
 	struct ifaddrs *ifs, *i;
 	doca_error_t err = DOCA_ERROR_NOT_FOUND;
@@ -174,21 +191,28 @@ static doca_error_t iface_of_ipv4(const char *dev, uint32_t addr, char *out, siz
 		OGDA_LOG_ERR("%s: getifaddrs: %s", dev, strerror(errno));
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
-	for (i = ifs; i != NULL; i = i->ifa_next) {
+	for (i = ifs; i != NULL && err != DOCA_SUCCESS; i = i->ifa_next) {
+		uint32_t a;
+
 		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET)
 			continue;
-		if (((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr.s_addr != addr)
-			continue;
-		snprintf(out, cap, "%s", i->ifa_name);
-		err = DOCA_SUCCESS;
-		break;
+		a = ((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr.s_addr;
+		if (ifname != NULL && strcmp(i->ifa_name, ifname) == 0) {
+			*addr = a;
+			err = DOCA_SUCCESS;
+		} else if (ifname == NULL && a == *addr) {
+			snprintf(name, cap, "%s", i->ifa_name);
+			err = DOCA_SUCCESS;
+		}
 	}
 	freeifaddrs(ifs);
-	if (err != DOCA_SUCCESS) {
-		char a[INET_ADDRSTRLEN];
+	if (err != DOCA_SUCCESS && ifname != NULL) {
+		OGDA_LOG_ERR("%s: interface %s has no IPv4 address", dev, ifname);
+	} else if (err != DOCA_SUCCESS) {
+		char text[INET_ADDRSTRLEN];
 
-		inet_ntop(AF_INET, &addr, a, sizeof(a));
-		OGDA_LOG_ERR("%s: no interface of this host holds the software NIC's address %s", dev, a);
+		inet_ntop(AF_INET, addr, text, sizeof(text));
+		OGDA_LOG_ERR("%s: no interface of this host holds the software NIC's address %s", dev, text);
 	}
 	return err;
 }
@@ -205,7 +229,7 @@ static doca_error_t find_iface(const struct doca_devinfo *info, char *out, size_
 	if (err != DOCA_SUCCESS)
 		return err;
 	memcpy(&addr, gid + 12, 4);
-	return iface_of_ipv4(info->name, addr, out, cap);
+	return ifaddr_lookup(info->name, NULL, &addr, out, cap);
 }
 
 doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, char *iface_name, uint32_t size)
@@ -214,15 +238,9 @@ doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo, cha
 	char name[DOCA_DEVINFO_IFACE_NAME_SIZE];
 	doca_error_t err;
 
-	if (devinfo == NULL || iface_name == NULL) {
-		OGDA_LOG_ERR("devinfo and iface_name must not be NULL");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (size < DOCA_DEVINFO_IFACE_NAME_SIZE) {
-		OGDA_LOG_ERR("%s: the buffer needs DOCA_DEVINFO_IFACE_NAME_SIZE (%d) bytes, got %u", devinfo->name,
-			     DOCA_DEVINFO_IFACE_NAME_SIZE, size);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	err = check_out(devinfo, iface_name, size, DOCA_DEVINFO_IFACE_NAME_SIZE, "interface name");
+	if (err != DOCA_SUCCESS)
+		return err;
 	err = find_iface(devinfo, name, sizeof(name));
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -265,15 +283,9 @@ doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8
 	uint8_t gid[16];
 	doca_error_t err;
 
-	if (devinfo == NULL || mac_addr == NULL) {
-		OGDA_LOG_ERR("devinfo and mac_addr must not be NULL");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (size < DOCA_DEVINFO_MAC_ADDR_SIZE) {
-		OGDA_LOG_ERR("%s: the buffer needs DOCA_DEVINFO_MAC_ADDR_SIZE (%d) bytes, got %u", devinfo->name,
-			     DOCA_DEVINFO_MAC_ADDR_SIZE, size);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	err = check_out(devinfo, mac_addr, size, DOCA_DEVINFO_MAC_ADDR_SIZE, "MAC address");
+	if (err != DOCA_SUCCESS)
+		return err;
 	if (!devinfo->swnic)
 		return hw_mac(devinfo, mac_addr);
 	err = swnic_gid(devinfo, gid);
@@ -285,45 +297,17 @@ doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo, uint8
 	return DOCA_SUCCESS;
 }
 
-/* The first IPv4 address of interface @ifname. */
-static doca_error_t ipv4_of_iface(const char *dev, const char *ifname, uint8_t out[4])
-{
-	struct ifaddrs *ifs, *i;
-	doca_error_t err = DOCA_ERROR_NOT_FOUND;
-
-	if (getifaddrs(&ifs) != 0) {
-		OGDA_LOG_ERR("%s: getifaddrs: %s", dev, strerror(errno));
-		return DOCA_ERROR_OPERATING_SYSTEM;
-	}
-	for (i = ifs; i != NULL; i = i->ifa_next) {
-		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET || strcmp(i->ifa_name, ifname) != 0)
-			continue;
-		memcpy(out, &((const struct sockaddr_in *)(const void *)i->ifa_addr)->sin_addr.s_addr, 4);
-		err = DOCA_SUCCESS;
-		break;
-	}
-	freeifaddrs(ifs);
-	if (err != DOCA_SUCCESS)
-		OGDA_LOG_ERR("%s: interface %s has no IPv4 address", dev, ifname);
-	return err;
-}
-
 doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo, uint8_t *ipv4_addr, uint32_t size)
 {
 	OGDA_SDK_FORWARD(doca_devinfo_get_ipv4_addr, (devinfo, ipv4_addr, size));
 	char ifname[DOCA_DEVINFO_IFACE_NAME_SIZE];
 	uint8_t gid[16];
+	uint32_t addr;
 	doca_error_t err;
 
-	if (devinfo == NULL || ipv4_addr == NULL) {
-		OGDA_LOG_ERR("devinfo and ipv4_addr must not be NULL");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (size < DOCA_DEVINFO_IPV4_ADDR_SIZE) {
-		OGDA_LOG_ERR("%s: the buffer needs DOCA_DEVINFO_IPV4_ADDR_SIZE (%d) bytes, got %u", devinfo->name,
-			     DOCA_DEVINFO_IPV4_ADDR_SIZE, size);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	err = check_out(devinfo, ipv4_addr, size, DOCA_DEVINFO_IPV4_ADDR_SIZE, "IPv4 address");
+	if (err != DOCA_SUCCESS)
+		return err;
 	if (devinfo->swnic) {
 		err = swnic_gid(devinfo, gid);
 		if (err == DOCA_SUCCESS)
@@ -333,5 +317,8 @@ doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo, uint
 	err = hw_iface(devinfo, ifname, sizeof(ifname));
 	if (err != DOCA_SUCCESS)
 		return err;
-	return ipv4_of_iface(devinfo->name, ifname, ipv4_addr);
+	err = ifaddr_lookup(devinfo->name, ifname, &addr, NULL, 0);
+	if (err == DOCA_SUCCESS)
+		memcpy(ipv4_addr, &addr, 4);
+	return err;
 }

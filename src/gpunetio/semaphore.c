@@ -37,9 +37,18 @@ static doca_error_t check_config(const struct doca_gpu_semaphore *sem, const cha
 	return DOCA_SUCCESS;
 }
 
-static bool mtype_known(enum doca_gpu_mem_type t)
+/* check_config() and a known memory type: the first step of the memory setters. */
+static doca_error_t check_mtype(const struct doca_gpu_semaphore *sem, enum doca_gpu_mem_type t, const char *func)
 {
-	return t == DOCA_GPU_MEM_TYPE_GPU || t == DOCA_GPU_MEM_TYPE_GPU_CPU || t == DOCA_GPU_MEM_TYPE_CPU_GPU;
+	doca_error_t err = check_config(sem, func);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (t != DOCA_GPU_MEM_TYPE_GPU && t != DOCA_GPU_MEM_TYPE_GPU_CPU && t != DOCA_GPU_MEM_TYPE_CPU_GPU) {
+		OGDA_LOG_ERR("%s: memory type %d is not a doca_gpu_mem_type", func, (int)t);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_gpu_semaphore_create(struct doca_gpu *gpu, struct doca_gpu_semaphore **semaphore)
@@ -77,14 +86,10 @@ doca_error_t doca_gpu_semaphore_destroy(struct doca_gpu_semaphore *semaphore)
 doca_error_t doca_gpu_semaphore_set_memory_type(struct doca_gpu_semaphore *semaphore, enum doca_gpu_mem_type mtype)
 {
 	OGDA_SDK_FORWARD(doca_gpu_semaphore_set_memory_type, (semaphore, mtype));
-	doca_error_t err = check_config(semaphore, __func__);
+	doca_error_t err = check_mtype(semaphore, mtype, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!mtype_known(mtype)) {
-		OGDA_LOG_ERR("memory type %d is not a doca_gpu_mem_type", (int)mtype);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
 	semaphore->mtype = mtype;
 	return DOCA_SUCCESS;
 }
@@ -108,14 +113,10 @@ doca_error_t doca_gpu_semaphore_set_custom_info(struct doca_gpu_semaphore *semap
 						enum doca_gpu_mem_type mtype)
 {
 	OGDA_SDK_FORWARD(doca_gpu_semaphore_set_custom_info, (semaphore, nbytes, mtype));
-	doca_error_t err = check_config(semaphore, __func__);
+	doca_error_t err = check_mtype(semaphore, mtype, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!mtype_known(mtype)) {
-		OGDA_LOG_ERR("memory type %d is not a doca_gpu_mem_type", (int)mtype);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
 	semaphore->custom_nbytes = nbytes;
 	semaphore->custom_mtype = mtype;
 	return DOCA_SUCCESS;

@@ -55,21 +55,6 @@ static struct doca_gpu_semaphore *started_sem(struct doca_gpu *gpu, enum doca_gp
 	return s;
 }
 
-static int setup(void **state)
-{
-	struct doca_gpu *gpu = NULL;
-
-	if (opengda_gpu_create_host(&gpu) != DOCA_SUCCESS)
-		return -1;
-	*state = gpu;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	return doca_gpu_destroy(*state) == DOCA_SUCCESS ? 0 : -1;
-}
-
 struct consumer {
 	pthread_t th;
 	struct doca_gpu_semaphore_gpu *sem;
@@ -320,9 +305,9 @@ static void test_bad_input(void **state)
 	EXPECT_LOGGED_ERR(doca_gpu_semaphore_set_items_num(s, 0), DOCA_ERROR_INVALID_VALUE,
 			  "doca_gpu_semaphore_set_items_num");
 	EXPECT_LOGGED_ERR(doca_gpu_semaphore_set_memory_type(s, (enum doca_gpu_mem_type)7), DOCA_ERROR_INVALID_VALUE,
-			  "doca_gpu_semaphore_set_memory_type");
+			  "check_mtype");
 	EXPECT_LOGGED_ERR(doca_gpu_semaphore_set_custom_info(s, 8, (enum doca_gpu_mem_type)-1),
-			  DOCA_ERROR_INVALID_VALUE, "doca_gpu_semaphore_set_custom_info");
+			  DOCA_ERROR_INVALID_VALUE, "check_mtype");
 	EXPECT_LOGGED_ERR(doca_gpu_semaphore_set_items_num(NULL, 1), DOCA_ERROR_INVALID_VALUE, "check_config");
 	assert_int_equal(doca_gpu_semaphore_destroy(s), DOCA_SUCCESS);
 
@@ -359,12 +344,12 @@ static void test_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_exchange_cpu_gpu, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exchange_gpu_cpu, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_round_trips, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gpu_memory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_state_misuse, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exchange_cpu_gpu, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_exchange_gpu_cpu, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_round_trips, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_gpu_memory, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_state_misuse, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input, gpu_test_host_setup, gpu_test_host_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
