@@ -225,4 +225,7 @@ doca_error_t doca_gpu_verbs_check_host_code_compatibility(uint32_t host_code_ver
 }
 #endif
 
+/* Semaphores: DOCA declares them here; they need enum doca_gpu_mem_type above. */
+#include "doca_gpunetio_semaphore.h"
+
 #endif /* DOCA_GPUNETIO_H */

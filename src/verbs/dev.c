@@ -177,6 +177,13 @@ doca_error_t doca_dev_close(struct doca_dev *dev)
 		OGDA_LOG_ERR("dev must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (atomic_load(&dev->core_users) != 0) {
+		OGDA_LOG_ERR("%s: %u started doca_mmap(s) still use the device; stop them first", dev->info.name,
+			     atomic_load(&dev->core_users));
+		return DOCA_ERROR_IN_USE;
+	}
+	if (atomic_load(&dev->core_pd) != NULL)
+		dev->devx->ops->pd_free(atomic_load(&dev->core_pd));
 	if (dev->pd != NULL) {
 		atomic_fetch_sub(&dev->pd->users, 1);
 		verbs_ctx_child_del(dev->pd->ctx);

@@ -49,6 +49,9 @@ struct doca_dev {
 	struct doca_devinfo info;
 	struct ogda_devx *devx;       /* doca_dev_open(): its own device */
 	struct doca_verbs_pd *pd;     /* doca_verbs_dev_open(): the PD it was opened on (devx NULL) */
+	/* DOCA Core (src/doca_core): the PD of doca_dev_open() devices, made on first use */
+	_Atomic(struct ogda_devx_pd *) core_pd;
+	atomic_uint core_users;       /* started doca_mmaps registered on this device */
 };
 
 /* Opens the device a devinfo names (software NIC or ConnectX). */

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * For the GPU handle tests: run a call with stderr captured and check that it returned the
- * expected error and logged exactly one ERR line from the expected function.
+ * expected error and logged exactly one ERR line from the expected function; and the host-handle
+ * setup and teardown the handle tests share.
  * Include after <cmocka.h>.
  */
 #ifndef OGDA_TESTS_GPU_TEST_LOG_H_
 #define OGDA_TESTS_GPU_TEST_LOG_H_
 
 #include "test_util.h"
+
+#include "doca_gpunetio.h"
+#include "opengda_gpunetio.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,5 +39,21 @@ static inline void gpu_test_check_one_err_line(const char *log, const char *func
 		assert_int_equal(got_, (want));                                                    \
 		gpu_test_check_one_err_line(log_, (func));                                         \
 	} while (0)
+
+/* cmocka setup / teardown: a host GPU handle (opengda_gpu_create_host) in *state. */
+static inline int gpu_test_host_setup(void **state)
+{
+	struct doca_gpu *gpu = NULL;
+
+	if (opengda_gpu_create_host(&gpu) != DOCA_SUCCESS)
+		return -1;
+	*state = gpu;
+	return 0;
+}
+
+static inline int gpu_test_host_teardown(void **state)
+{
+	return doca_gpu_destroy(*state) == DOCA_SUCCESS ? 0 : -1;
+}
 
 #endif /* OGDA_TESTS_GPU_TEST_LOG_H_ */

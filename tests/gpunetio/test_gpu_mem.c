@@ -30,21 +30,6 @@ static size_t page_size(void)
 	return (size_t)sysconf(_SC_PAGESIZE);
 }
 
-static int setup(void **state)
-{
-	struct doca_gpu *gpu = NULL;
-
-	if (opengda_gpu_create_host(&gpu) != DOCA_SUCCESS)
-		return -1;
-	*state = gpu;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	return doca_gpu_destroy(*state) == DOCA_SUCCESS ? 0 : -1;
-}
-
 static void check_zero(const uint8_t *p, size_t len)
 {
 	size_t i;
@@ -357,15 +342,15 @@ static void test_gdrcopy_disabled(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_alignment_exact, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_alignment_zero_is_page, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cpu_ptr_optional_for_gpu, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_alloc_bad_input, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mem_free, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dmabuf, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_copy_memset, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_map_host_refcounts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_map_host_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alignment_exact, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_alignment_zero_is_page, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_ptr_optional_for_gpu, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_alloc_bad_input, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_mem_free, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_dmabuf, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_copy_memset, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_map_host_refcounts, gpu_test_host_setup, gpu_test_host_teardown),
+		cmocka_unit_test_setup_teardown(test_map_host_bad_input, gpu_test_host_setup, gpu_test_host_teardown),
 		cmocka_unit_test(test_gdrcopy_disabled),
 	};
 

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DOCA Core (doca_mmap.h, doca_buf_array.h, doca_ctx.h, doca_pe.h, the doca_devinfo queries of
+ * doca_dev.h): what the objects of this folder share with each other and with the libraries
+ * built on them (Ethernet queues embed a doca_ctx).
+ *
+ * Layering: DOCA Core sits above the device interface (devx) and the DOCA device (src/verbs owns
+ * struct doca_dev), and uses the GPU handle (src/gpunetio) for device-side handles.
+ */
+#ifndef OGDA_DOCA_CORE_CORE_PRIV_H_
+#define OGDA_DOCA_CORE_CORE_PRIV_H_
+
+#include "doca_ctx.h"
+#include "doca_dev.h"
+#include "doca_mmap.h"
+#include "doca_pe.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ogda_devx;
+struct ogda_devx_pd;
+
+/* ---- the device a DOCA Core object works on ---- */
+
+/*
+ * The device interface and protection domain of @dev: the PD a doca_verbs_dev_open() device was
+ * opened on, or for a doca_dev_open() device its own PD, allocated on first use (thread-safe) and
+ * freed by doca_dev_close(). Logs and returns DOCA_ERROR_DRIVER when the PD cannot be allocated.
+ */
+doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, struct ogda_devx_pd **pd);
+/* The device's name for log lines. */
+const char *core_dev_name(const struct doca_dev *dev);
+/* Started maps registered on the device: doca_dev_close() refuses while any remain. */
+void core_dev_use(struct doca_dev *dev);
+void core_dev_unuse(struct doca_dev *dev);
+
+/* ---- doca_mmap, for doca_buf_arr ---- */
+
+/* The range of a started map and the key of its first device; DOCA_ERROR_BAD_STATE (not logged)
+ * for a map not started or without a device. */
+doca_error_t core_mmap_first_key(const struct doca_mmap *mmap, void **addr, size_t *len, uint32_t *mkey);
+/* A started doca_buf_arr holds the map: doca_mmap_stop() refuses while any do. */
+void core_mmap_hold(struct doca_mmap *mmap);
+void core_mmap_release(struct doca_mmap *mmap);
+
+/* ---- doca_ctx: the base of every context ---- */
+
+/* What a concrete context (an Ethernet queue, a test context) does on start and stop. */
+struct core_ctx_ops {
+	const char *kind;                                   /* "eth_txq", ... for log lines */
+	bool gpu_datapath_ok;                               /* may set_datapath_on_gpu */
+	doca_error_t (*start)(struct doca_ctx *ctx);        /* IDLE -> RUNNING; logs its own failure */
+	doca_error_t (*stop)(struct doca_ctx *ctx);         /* RUNNING -> IDLE; logs its own failure */
+};
+
+struct doca_ctx {
+	const struct core_ctx_ops *ops;
+	_Atomic int state;                                  /* enum doca_ctx_states */
+	struct doca_gpu *gpu;                               /* set_datapath_on_gpu, else NULL */
+	union doca_data user_data;
+	doca_ctx_state_changed_callback_t state_cb;
+	struct doca_pe *pe;                                 /* connected progress engine or NULL */
+	struct doca_ctx *pe_next;                           /* in pe's list */
+};
+
+/* Initialises the base of a concrete context (IDLE, no PE). */
+void core_ctx_init(struct doca_ctx *ctx, const struct core_ctx_ops *ops);
+/*
+ * For the concrete destroy: DOCA_ERROR_BAD_STATE (logged) unless the context is IDLE; otherwise
+ * disconnects it from its PE, dropping the state changes not yet delivered.
+ */
+doca_error_t core_ctx_fini(struct doca_ctx *ctx);
+
+/* ---- doca_pe, for doca_ctx ---- */
+
+/* Queues a state change of @ctx for delivery by doca_pe_progress(). */
+doca_error_t core_pe_post_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states prev,
+				enum doca_ctx_states next);
+/* Removes @ctx from @pe (list and queued state changes). */
+void core_pe_disconnect(struct doca_pe *pe, struct doca_ctx *ctx);
+
+#endif /* OGDA_DOCA_CORE_CORE_PRIV_H_ */

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_pe (doca_pe.h): a queue of events, delivered by doca_pe_progress() on the thread that
+ * drives the engine. Contexts post to it from whichever thread changes their state, so the
+ * queue is locked; callbacks run with the lock released, so they may start or stop contexts.
+ */
+#include "doca_core/core_priv.h"
+
+#include "core/log.h"
+#include "sdk/sdk_forward.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+struct pe_event {
+	struct pe_event *next;
+	struct doca_ctx *ctx;
+	enum doca_ctx_states prev, next_state;
+};
+
+struct doca_pe {
+	pthread_mutex_t lock;   /* guards everything below */
+	struct doca_ctx *ctxs;  /* connected contexts (linked through pe_next) */
+	struct pe_event *head, *tail;
+};
+
+doca_error_t doca_pe_create(struct doca_pe **pe)
+{
+	OGDA_SDK_FORWARD(doca_pe_create, (pe));
+	struct doca_pe *p;
+
+	if (pe == NULL) {
+		OGDA_LOG_ERR("pe must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		OGDA_LOG_ERR("out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	pthread_mutex_init(&p->lock, NULL);
+	*pe = p;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_destroy(struct doca_pe *pe)
+{
+	OGDA_SDK_FORWARD(doca_pe_destroy, (pe));
+	bool busy;
+
+	if (pe == NULL) {
+		OGDA_LOG_ERR("pe must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_lock(&pe->lock);
+	busy = pe->ctxs != NULL;
+	pthread_mutex_unlock(&pe->lock);
+	if (busy) {
+		OGDA_LOG_ERR("contexts are still connected to the progress engine; destroy them first");
+		return DOCA_ERROR_IN_USE;
+	}
+	/* No context: nothing is queued (disconnecting drops a context's events). */
+	pthread_mutex_destroy(&pe->lock);
+	free(pe);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+	OGDA_SDK_FORWARD(doca_pe_connect_ctx, (pe, ctx));
+	if (pe == NULL || ctx == NULL) {
+		OGDA_LOG_ERR("pe and ctx must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (atomic_load(&ctx->state) != DOCA_CTX_STATE_IDLE) {
+		OGDA_LOG_ERR("%s: only an IDLE context can be connected to a progress engine", ctx->ops->kind);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (ctx->pe != NULL) {
+		OGDA_LOG_ERR("%s: the context is connected to a progress engine already", ctx->ops->kind);
+		return DOCA_ERROR_ALREADY_EXIST;
+	}
+	pthread_mutex_lock(&pe->lock);
+	ctx->pe = pe;
+	ctx->pe_next = pe->ctxs;
+	pe->ctxs = ctx;
+	pthread_mutex_unlock(&pe->lock);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t core_pe_post_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states prev,
+				enum doca_ctx_states next)
+{
+	struct pe_event *ev = calloc(1, sizeof(*ev));
+
+	if (ev == NULL) {
+		OGDA_LOG_ERR("%s: out of memory: the state change %d -> %d is not reported", ctx->ops->kind, (int)prev,
+			     (int)next);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	ev->ctx = ctx;
+	ev->prev = prev;
+	ev->next_state = next;
+	pthread_mutex_lock(&pe->lock);
+	if (pe->tail != NULL)
+		pe->tail->next = ev;
+	else
+		pe->head = ev;
+	pe->tail = ev;
+	pthread_mutex_unlock(&pe->lock);
+	return DOCA_SUCCESS;
+}
+
+void core_pe_disconnect(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+	struct pe_event **link, *ev;
+	struct doca_ctx **c;
+
+	pthread_mutex_lock(&pe->lock);
+	for (c = &pe->ctxs; *c != NULL; c = &(*c)->pe_next) {
+		if (*c == ctx) {
+			*c = ctx->pe_next;
+			break;
+		}
+	}
+	pe->tail = NULL;
+	for (link = &pe->head; (ev = *link) != NULL;) {
+		if (ev->ctx == ctx) {
+			*link = ev->next;
+			free(ev);
+		} else {
+			pe->tail = ev;
+			link = &ev->next;
+		}
+	}
+	pthread_mutex_unlock(&pe->lock);
+	ctx->pe = NULL;
+	ctx->pe_next = NULL;
+}
+
+uint8_t doca_pe_progress(struct doca_pe *pe)
+{
+	OGDA_SDK_FORWARD(doca_pe_progress, (pe));
+	struct pe_event *ev;
+	uint8_t progressed = 0;
+	size_t pending = 0;
+
+	if (pe == NULL) {
+		OGDA_LOG_ERR("pe must not be NULL");
+		return 0;
+	}
+	/* Only what is pending now: a callback that changes state again is reported next time. */
+	pthread_mutex_lock(&pe->lock);
+	for (ev = pe->head; ev != NULL; ev = ev->next)
+		pending++;
+	pthread_mutex_unlock(&pe->lock);
+	for (; pending > 0; pending--) {
+		pthread_mutex_lock(&pe->lock);
+		ev = pe->head;
+		if (ev != NULL) {
+			pe->head = ev->next;
+			if (pe->head == NULL)
+				pe->tail = NULL;
+		}
+		pthread_mutex_unlock(&pe->lock);
+		if (ev == NULL)
+			return progressed;
+		if (ev->ctx->state_cb != NULL)
+			ev->ctx->state_cb(ev->ctx->user_data, ev->ctx, ev->prev, ev->next_state);
+		free(ev);
+		progressed = 1;
+	}
+	return progressed;
+}
