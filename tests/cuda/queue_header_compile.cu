@@ -109,6 +109,8 @@ __host__ __device__ static uint64_t exercise_opengda_mlx5(uint8_t *ring, struct 
 	f.byte_cnt = 8;
 	f.imm = 0;
 	f.timestamp = 0;
+	f.inline_data = 0;
+	f.inline_len = 0;
 	acc += (uint64_t)opengda_mlx5_cqe_write(opengda_mlx5_cq_entry(cq, 2, 0), &f, opengda_mlx5_cqe_hw_owner(0, 2));
 	opengda_mlx5_cqe_publish_op_own(&cq[1], 0xd0);
 	opengda_mlx5_cqe_read(&cq[0], &f);

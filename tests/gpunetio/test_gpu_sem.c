@@ -75,7 +75,7 @@ static void *consume(void *arg)
 		int exits = 0;
 
 		for (uint32_t i = c->id; i < ITEMS; i += CONSUMERS) {
-			enum doca_gpu_semaphore_status st;
+			enum doca_gpu_semaphore_status st = DOCA_GPU_SEMAPHORE_STATUS_FREE;
 			struct record *r;
 			void *p;
 
@@ -183,7 +183,7 @@ static void test_round_trips(void **state)
 	struct doca_gpu_semaphore *s = started_sem(*state, DOCA_GPU_MEM_TYPE_CPU_GPU, 8, 24, DOCA_GPU_MEM_TYPE_CPU_GPU);
 	struct doca_gpu_semaphore_gpu *h = NULL;
 	enum doca_gpu_semaphore_status st;
-	void *host_ci, *dev_ci;
+	void *host_ci = NULL, *dev_ci = NULL;
 	uint32_t n;
 	uint64_t b;
 

@@ -11,8 +11,8 @@ shift 2
 . "$(dirname "$0")/../rdmacore_front/front_test_lib.sh"
 
 port=$(free_port)
-start_server "$port" "$bin" -s -p "$port"
-timeout "$FRONT_WAIT_S" "$run" "$bin" -c 127.0.0.1 -p "$port" >"$tmp/client.out" 2>&1
+start_front_server "$port" "$bin" -s -p "$port"
+timeout "$FRONT_WAIT_S" "${run[@]}" "$bin" -c 127.0.0.1 -p "$port" >"$tmp/client.out" 2>&1
 crc=$?
 wait_server
 [ "$crc" -eq 0 ] || fail "client exit status $crc"
