@@ -48,7 +48,7 @@ if ! command -v "$cc" >/dev/null 2>&1; then
 fi
 
 # Libraries and tools stay out: the targets need the library objects and the OOB sources only.
-CC="$cc" cmake -S . -B "$build_dir" -DOGDA_BUILD_FUZZ=ON -DOGDA_BUILD_TESTS=OFF -DOGDA_BUILD_TOOLS=OFF \
+CC="$cc" cmake -S . -B "$build_dir" -DOGDA_BUILD_FUZZ=ON -DOGDA_BUILD_TESTS=OFF -DOGDA_BUILD_TOOLS=OFF -DOGDA_WITH_CUDA=OFF \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" --target fuzz_all
 

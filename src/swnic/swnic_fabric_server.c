@@ -122,6 +122,11 @@ static void accept_one(struct swnic_fabric *f)
 		free(sc);
 		return;
 	}
+	/*
+	 * Counted before its thread starts: whoever sees this connection served (a peer's reply)
+	 * must also see it counted, or a waiter on the count races the listener thread.
+	 */
+	atomic_fetch_add(&f->stats.conns_accepted, 1);
 	if (pthread_create(&sc->thread, NULL, swnic_fabric_serve_conn, sc) != 0) {
 		pthread_mutex_unlock(&f->server_lock);
 		OGDA_LOG_ERR("%s: fabric: cannot start a thread for %s", f->nic->name, sc->peer);
@@ -133,7 +138,6 @@ static void accept_one(struct swnic_fabric *f)
 	f->server_conns = sc;
 	f->server_count++;
 	pthread_mutex_unlock(&f->server_lock);
-	atomic_fetch_add(&f->stats.conns_accepted, 1);
 	OGDA_LOG_DBG("%s: fabric: serving %s", f->nic->name, sc->peer);
 }
 

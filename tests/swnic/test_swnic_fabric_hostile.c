@@ -104,12 +104,12 @@ static void idle_crowd_does_not_lock_out_peer(void **state)
 	peer_write(&a, &b, 0, 0x31, 1000ull * 1000 * 1000);
 	if (ffx_ms_since(start) > 1000)
 		fail_msg("the peer waited %llu ms behind idle strangers", (unsigned long long)ffx_ms_since(start));
-	assert_true(ffx_stats(&b).conns_evicted == CROWD + 1 - SWNIC_FABRIC_MAX_SERVER_CONNS);
+	assert_int_equal(ffx_stats(&b).conns_evicted, CROWD + 1 - SWNIC_FABRIC_MAX_SERVER_CONNS);
 	assert_true(ffx_stats(&b).conns_timed_out == 0);
 	assert_true(ffx_peer_closed(fds[0], 1000)); /* the oldest stranger made room */
 
 	connect_crowd(&b, more);
-	assert_true(ffx_stats(&b).conns_evicted == 2 * CROWD + 1 - SWNIC_FABRIC_MAX_SERVER_CONNS);
+	assert_int_equal(ffx_stats(&b).conns_evicted, 2 * CROWD + 1 - SWNIC_FABRIC_MAX_SERVER_CONNS);
 	peer_write(&a, &b, 8192, 0x33, TIMEOUT_NS);
 	assert_true(ffx_stats(&a).conns_opened == 1);
 	for (i = 0; i < CROWD; i++) {
