@@ -36,6 +36,9 @@ static void apply_geometry(struct ex_ctx *x)
 
 	x->blocks = x->cfg.blocks ? x->cfg.blocks : x->cuda ? spec->gpu_blocks : spec->host_blocks;
 	x->threads = x->cfg.threads ? x->cfg.threads : x->cuda ? spec->gpu_threads : spec->host_threads;
+	/* Warp scope posts for whole warps: host threads default to one, so a kernel peer can follow. */
+	if (!x->cfg.threads && x->cfg.scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_WARP && x->threads % 32u != 0)
+		x->threads = (x->threads + 31u) / 32u * 32u;
 }
 
 static uint32_t row_count(const struct ex_ctx *x)
@@ -107,6 +110,12 @@ static int check_run(struct ex_ctx *x)
 	const struct ex_spec *spec = x->ops->spec;
 
 	x->nrows = row_count(x);
+	if (x->cuda && x->cfg.scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_WARP && x->threads % 32u != 0) {
+		sample_err("warp scope in CUDA kernels posts for whole warps: %u threads per block is not a multiple "
+			   "of 32 (run the client with -t 32 or more)",
+			   x->threads);
+		return -1;
+	}
 	if (spec->iters_split && x->cfg.iters % (x->blocks * x->threads) != 0) {
 		sample_err("-i %u: the %u x %u threads share the messages evenly, so -i must be a multiple of %u",
 			   x->cfg.iters, x->blocks, x->threads, x->blocks * x->threads);

@@ -16,9 +16,11 @@
  * - Ring: one ringer at a time, by try-lock (nobody spins on it). The ringer writes the doorbell
  *   record and rings up to sq_ready_index, then lets go with a compare-and-swap. A thread that
  *   publishes while the lock is held sets a flag in the lock word instead, which makes that
- *   compare-and-swap fail: the ringer clears the flag and looks again. Every step is a
- *   read-modify-write of the one lock word, so no flag is missed and no handoff fence is
- *   needed. Doorbells are therefore monotonic and none is lost.
+ *   compare-and-swap fail: the ringer clears the flag and looks again. A ringer that finds flags
+ *   in the word when it takes it clears them at once (a flag already set could not be raised
+ *   again, so its release would not fail). Every step is a read-modify-write of the one lock
+ *   word, so no flag is missed and no handoff fence is needed. Doorbells are therefore
+ *   monotonic and none is lost.
  * - Ordering towards the NIC: one system-scope release fence, then the doorbell record and the
  *   doorbell (ogda_dev_sq_ring_db_dbr). The NIC must not see the new producer index, in either
  *   word, before the WQEs it covers; the record and the doorbell need no order between them,
@@ -311,6 +313,17 @@ OGDA_DEV_FN void ogda_dev_sq_ring_to(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
 OGDA_DEV_FN void ogda_dev_sq_ring_held(struct doca_gpu_dev_verbs_qp *qp, int lockv, int scan, uint64_t ready,
 				       int sharing, uint32_t handler)
 {
+	/*
+	 * A flag already in the word when we took it cannot be raised again: a publisher's AGAIN
+	 * (or PENDING) during our ring would leave the word as we know it, our release would succeed,
+	 * and its work would stay unrung. So clear them first, and look, since they were raised for
+	 * a reason. Without contention the word was 0 and this costs nothing.
+	 */
+	if (lockv != OGDA_DEV_SQ_LOCK_HELD) {
+		(void)ogda_dev_atomic_exch_acq_rel_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
+		lockv = OGDA_DEV_SQ_LOCK_HELD;
+		scan = 1;
+	}
 	for (;;) {
 		uint64_t prev = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi); /* ours under the lock */
 		int after = 0;
@@ -331,6 +344,9 @@ OGDA_DEV_FN void ogda_dev_sq_ring_held(struct doca_gpu_dev_verbs_qp *qp, int loc
 		}
 		if (scan && ready < ogda_dev_load_relaxed_u64(&qp->sq_rsvd_index))
 			after = OGDA_DEV_SQ_LOCK_PENDING;
+#if defined(OGDA_DEV_SQ_TEST_BEFORE_RELEASE)
+		OGDA_DEV_SQ_TEST_BEFORE_RELEASE(qp); /* a unit test's publisher, at the racy point */
+#endif
 		/*
 		 * Let go (a release: the doorbell and sq_wqe_pi come before the next holder's) unless
 		 * the word changed since we knew it: somebody published and flagged AGAIN, or

@@ -43,5 +43,5 @@ pair twosided_bw "--host-threads" "" -e warp -s 1024 -i 2048
 pair twosided_bw "--host-threads" "" -e block -s 1024 -i 2048
 pair send_lat "--host-threads" "" --min-size 8 --max-size 1024 -i 200
 pair send_lat "" "--host-threads" -s 64 -i 200
-pair put_counter_bw "" "" --min-size 8 --max-size 65536 -i 2048
+pair put_counter_bw "--host-threads" "" --min-size 8 --max-size 65536 -i 2048
 exit $fail

@@ -235,6 +235,16 @@ static void imm_inline(env &e)
 	if (!pair(e, cfg, 1, &qa, &qb, name, &chk))
 		return;
 	GDF_EXPECT(&chk, fill_messages(e) == 0 && gdf_buf_set(&e.LB, 0, 0, BUF) == 0, "cannot prepare the buffers");
+	/*
+	 * The sender's kernel is loaded before the receiver starts to spin: with CUDA's lazy module
+	 * loading (the default since CUDA 12.2) its first launch would load it then, and loading
+	 * waits for the running kernel: the receive would time out before the send starts.
+	 */
+	{
+		cudaFuncAttributes fa;
+
+		GDF_EXPECT(&chk, cudaFuncGetAttributes(&fa, k_send_imm) == cudaSuccess, "cannot load the send kernel");
+	}
 	k_recv_inline<<<1, 1>>>(args_of(e, qb, &e.LB), e.inl.p);
 	/* The receive waits in its kernel: the send comes from the CPU's next launch on another stream. */
 	{
