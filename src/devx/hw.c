@@ -258,6 +258,13 @@ bool ogda_devx_is_hw(const struct ogda_devx *dev)
 	return dev != NULL && dev->ops == &ogda_hw_ops;
 }
 
+bool ogda_devx_is_front(const struct ogda_devx *dev)
+{
+	const struct ogda_ibv *v = NULL;
+
+	return ogda_devx_is_hw(dev) && ogda_ibv_get(&v) == DOCA_SUCCESS && v->opengda_front != NULL;
+}
+
 /* ---- port, GID, EQ ---- */
 
 static doca_error_t port_attr(struct hw_dev *d, uint8_t port, struct ibv_port_attr *pa)

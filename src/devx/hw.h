@@ -73,5 +73,10 @@ struct ibv_pd *ogda_devx_hw_ibv_pd(const struct ogda_devx_pd *pd);
 
 /* True for a device opened through this file. */
 bool ogda_devx_is_hw(const struct ogda_devx *dev);
+/*
+ * A device of the ConnectX path whose rdma-core is OpenGDA's front end: the software NIC answers
+ * behind it, so what must live in host memory for the software NIC (queues) does here too.
+ */
+bool ogda_devx_is_front(const struct ogda_devx *dev);
 
 #endif /* OGDA_DEVX_HW_H_ */

@@ -55,6 +55,7 @@ static void ibv_load(void)
 		{"ibv_query_gid", (void **)&v->query_gid, false},
 		{"ibv_create_ah", (void **)&v->create_ah, false},
 		{"ibv_destroy_ah", (void **)&v->destroy_ah, false},
+		{"ogda_front_mlx5dv_devx_umem_reg_ex", (void **)&v->opengda_front, true},
 	};
 	void *handle = NULL;
 

@@ -49,6 +49,11 @@ struct ogda_ibv {
 	int (*query_gid)(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid);
 	struct ibv_ah *(*create_ah)(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 	int (*destroy_ah)(struct ibv_ah *ah);
+	/*
+	 * Present (non-NULL) only in OpenGDA's own rdma-core front end (src/rdmacore_front): the
+	 * "device" behind it is the software NIC, not a ConnectX, whatever its name says.
+	 */
+	void (*opengda_front)(void);
 };
 
 /*

@@ -94,10 +94,20 @@ static doca_error_t check_attr(const struct doca_gpu_verbs_qp_init_attr_hl *a)
 	return DOCA_SUCCESS;
 }
 
-/* GPU memory only for a ConnectX driven by a real GPU; host memory otherwise (see top). */
+/*
+ * GPU memory only for a ConnectX driven by a real GPU; host memory otherwise (see top), also when
+ * the "ConnectX" is the software NIC behind OpenGDA's rdma-core front end.
+ */
 static bool queues_in_gpu_memory(const struct doca_gpu *gpu, const struct doca_verbs_context *ctx)
 {
-	return !gpu->info.is_host && ogda_devx_is_hw(ctx->devx);
+	if (gpu->info.is_host || !ogda_devx_is_hw(ctx->devx))
+		return false;
+	if (ogda_devx_is_front(ctx->devx)) {
+		OGDA_LOG_DBG("%s: rdma-core is OpenGDA's front end (a software NIC): queues in host memory",
+			     ctx->info.name);
+		return false;
+	}
+	return true;
 }
 
 static doca_error_t mem_register(struct doca_verbs_context *ctx, struct hl_priv *p, struct hl_mem *m, size_t len,
