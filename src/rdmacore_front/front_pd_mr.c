@@ -2,15 +2,18 @@
 /*
  * Protection domains and memory regions. The software NIC addresses memory by the
  * process's virtual addresses, so a region's iova must be its address (ibv_reg_mr and
- * ibv_reg_mr_iova2 with iova == addr, as __ibv_reg_mr calls it); another iova, dmabuf
- * regions and re-registration are refused with EOPNOTSUPP.
+ * ibv_reg_mr_iova2 with iova == addr, as __ibv_reg_mr calls it); another iova and
+ * re-registration are refused with EOPNOTSUPP, and dmabuf regions are modelled for GPU memory
+ * only (ibv_reg_dmabuf_mr below).
  */
 #include "rdmacore_front/front.h"
 
 #include "core/log.h"
+#include "swnic/swnic_ctl.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #undef ibv_reg_mr
 #undef ibv_reg_mr_iova
@@ -127,17 +130,32 @@ FRONT_EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size
 	return reg_mr(pd, addr, length, iova, (int)access);
 }
 
+/*
+ * A dmabuf region is modelled for what GPU-initiated code registers: the dmabuf of a CUDA
+ * allocation of this process, registered at its own address (iova = the GPU address, as
+ * GPUNetIO's dmabuf registration does). The software NIC reaches GPU memory through the CUDA
+ * driver by address, so such a region is registered at iova. Host-memory dmabufs, or an iova
+ * that is not GPU memory of this process, are refused with EOPNOTSUPP.
+ */
 FRONT_EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd,
 					      int access)
 {
-	(void)offset;
-	(void)length;
-	(void)iova;
-	(void)access;
-	OGDA_LOG_ERR("%s: dmabuf MR (fd %d): the software NIC registers addresses only; use ibv_reg_mr",
-		     pd != NULL ? pd->context->device->name : "?", fd);
-	errno = EOPNOTSUPP;
-	return NULL;
+	struct stat st;
+
+	if (pd == NULL || length == 0 || fd < 0 || fstat(fd, &st) != 0) {
+		OGDA_LOG_ERR("%s: dmabuf MR: %s", pd != NULL ? pd->context->device->name : "?",
+			     pd == NULL ? "no PD" : length == 0 ? "zero length" : "not an open file descriptor");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (iova == 0 || swnic_mem_kind((const void *)(uintptr_t)iova, length) != OGDA_MEM_GPU) {
+		OGDA_LOG_ERR("%s: dmabuf MR (fd %d, offset %llu, iova 0x%llx): the software NIC models dmabuf regions of "
+			     "this process's GPU memory registered at their own address only; use ibv_reg_mr",
+			     pd->context->device->name, fd, (unsigned long long)offset, (unsigned long long)iova);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return reg_mr(pd, (void *)(uintptr_t)iova, length, iova, access);
 }
 
 FRONT_EXPORT int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)

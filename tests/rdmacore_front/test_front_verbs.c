@@ -76,8 +76,12 @@ static void test_unsupported(void **state)
 	errno = 0;
 	assert_null(ibv_create_ah(f->pd, &ah));
 	assert_int_equal(errno, EINVAL);
+	/* dmabuf regions: GPU memory of this process only; host memory or no descriptor refused. */
 	errno = 0;
-	assert_null(ibv_reg_dmabuf_mr(f->pd, 0, 4096, 0, 3, IBV_ACCESS_LOCAL_WRITE));
+	assert_null(ibv_reg_dmabuf_mr(f->pd, 0, 4096, 0, -1, IBV_ACCESS_LOCAL_WRITE));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(ibv_reg_dmabuf_mr(f->pd, 0, sizeof(buf), (uint64_t)(uintptr_t)buf, 0, IBV_ACCESS_LOCAL_WRITE));
 	assert_int_equal(errno, EOPNOTSUPP);
 	errno = 0;
 	assert_null(ibv_reg_mr_iova(f->pd, buf, sizeof(buf), 0x1000, IBV_ACCESS_LOCAL_WRITE));
