@@ -54,20 +54,11 @@ static doca_error_t connect_loopback(struct doca_verbs_pd *pd, struct doca_verbs
 static doca_error_t handle_make(struct doca_dma *d, struct doca_gpu *gpu)
 {
 	struct doca_gpu_dma h = {.nic_handler = (uint32_t)d->qp->nic_handler};
-	void *cpu = NULL;
 	doca_error_t err = doca_gpu_verbs_get_qp_dev(d->qp->qp_gverbs, &h.qp);
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	err = doca_gpu_mem_alloc(gpu, sizeof(h), 64, DOCA_GPU_MEM_TYPE_GPU, (void **)&d->handle, &cpu);
-	if (err != DOCA_SUCCESS)
-		return err;
-	err = ogda_gpu_copy_to_dev(gpu, d->handle, &h, sizeof(h));
-	if (err != DOCA_SUCCESS) {
-		(void)doca_gpu_mem_free(gpu, d->handle);
-		d->handle = NULL;
-	}
-	return err;
+	return ogda_gpu_dup_to_dev(gpu, &h, sizeof(h), (void **)&d->handle);
 }
 
 static void dma_release(struct doca_dma *d)
@@ -213,26 +204,9 @@ doca_error_t doca_dma_cap_task_memcpy_is_supported(const struct doca_devinfo *de
 	return DOCA_SUCCESS;
 }
 
-/* The first check of the OpenGDA setters: a context exists and is IDLE. */
-static doca_error_t check_idle(const struct doca_dma *dma, const char *func)
-{
-	enum doca_ctx_states s;
-
-	if (dma == NULL) {
-		OGDA_LOG_ERR("%s: dma must not be NULL", func);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	(void)doca_ctx_get_state(&dma->ctx, &s);
-	if (s != DOCA_CTX_STATE_IDLE) {
-		OGDA_LOG_ERR("%s: the context is running; stop it first", func);
-		return DOCA_ERROR_BAD_STATE;
-	}
-	return DOCA_SUCCESS;
-}
-
 doca_error_t opengda_dma_set_queue_size(struct doca_dma *dma, uint32_t num_copies)
 {
-	doca_error_t err = check_idle(dma, __func__);
+	doca_error_t err = core_ctx_check_idle(dma != NULL ? &dma->ctx : NULL, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -246,7 +220,7 @@ doca_error_t opengda_dma_set_queue_size(struct doca_dma *dma, uint32_t num_copie
 
 doca_error_t opengda_dma_set_wait_timeout(struct doca_dma *dma, uint64_t timeout_ns)
 {
-	doca_error_t err = check_idle(dma, __func__);
+	doca_error_t err = core_ctx_check_idle(dma != NULL ? &dma->ctx : NULL, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
