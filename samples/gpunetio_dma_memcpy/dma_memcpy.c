@@ -27,6 +27,7 @@
 #include "ex_cuda.h"
 #include "opengda_gpunetio.h"
 #include "sample_args.h"
+#include "sample_dev.h"
 #include "sample_pattern.h"
 #include "sample_util.h"
 
@@ -118,33 +119,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int doca_ok(const char *what, doca_error_t err)
-{
-	if (err == DOCA_SUCCESS)
-		return 0;
-	sample_err_doca(what, err);
-	return -1;
-}
-
-static int open_dev(struct run *r)
-{
-	char name[DOCA_DEVINFO_IBDEV_NAME_SIZE];
-	uint32_t n = 0;
-
-	if (doca_ok("doca_devinfo_create_list", doca_devinfo_create_list(&r->list, &n)) != 0)
-		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		if (doca_devinfo_get_ibdev_name(r->list[i], name, sizeof(name)) != DOCA_SUCCESS)
-			continue;
-		if (r->c.dev_name == NULL || strcmp(name, r->c.dev_name) == 0) {
-			sample_info("device %s", name);
-			return doca_ok("doca_dev_open", doca_dev_open(r->list[i], &r->dev));
-		}
-	}
-	sample_err("no device %s", r->c.dev_name != NULL ? r->c.dev_name : "at all");
-	return -1;
-}
-
 static int open_gpu(struct run *r)
 {
 	struct ex_gpu_desc g;
@@ -153,10 +127,10 @@ static int open_gpu(struct run *r)
 	if (!r->c.host && ex_cuda_open(r->c.gpu_bus, &g, why, sizeof(why)) == 0) {
 		r->on_gpu = true;
 		sample_info("GPU %s (%s): a CUDA kernel issues the copies", g.bus_id, g.name);
-		return doca_ok("doca_gpu_create", doca_gpu_create(g.bus_id, &r->gpu));
+		return sample_doca_ok("doca_gpu_create", doca_gpu_create(g.bus_id, &r->gpu));
 	}
 	sample_info("no GPU used (%s): host threads run the device code", r->c.host ? "--host" : why);
-	return doca_ok("opengda_gpu_create_host", opengda_gpu_create_host(&r->gpu));
+	return sample_doca_ok("opengda_gpu_create_host", opengda_gpu_create_host(&r->gpu));
 }
 
 /* GPU memory, or pinned host memory the GPU reaches; on a host handle both are host memory. */
@@ -164,20 +138,20 @@ static int side_open(struct run *r, struct side *s, bool gpu_mem, uint32_t acces
 {
 	size_t len = r->c.size * r->c.copies;
 
-	if (doca_ok("doca_gpu_mem_alloc", doca_gpu_mem_alloc(r->gpu, len, 4096,
+	if (sample_doca_ok("doca_gpu_mem_alloc", doca_gpu_mem_alloc(r->gpu, len, 4096,
 							     gpu_mem ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
 							     &s->gpu_ptr, &s->cpu_ptr)) != 0 ||
-	    doca_ok("doca_mmap_create", doca_mmap_create(&s->mmap)) != 0 ||
-	    doca_ok("doca_mmap_add_dev", doca_mmap_add_dev(s->mmap, r->dev)) != 0 ||
-	    doca_ok("doca_mmap_set_memrange", doca_mmap_set_memrange(s->mmap, s->gpu_ptr, len)) != 0 ||
-	    doca_ok("doca_mmap_set_permissions", doca_mmap_set_permissions(s->mmap, access)) != 0 ||
-	    doca_ok("doca_mmap_start", doca_mmap_start(s->mmap)) != 0 ||
-	    doca_ok("doca_buf_arr_create", doca_buf_arr_create(r->c.copies, &s->arr)) != 0 ||
-	    doca_ok("doca_buf_arr_set_target_gpu", doca_buf_arr_set_target_gpu(s->arr, r->gpu)) != 0 ||
-	    doca_ok("doca_buf_arr_set_params", doca_buf_arr_set_params(s->arr, s->mmap, r->c.size, 0)) != 0 ||
-	    doca_ok("doca_buf_arr_start", doca_buf_arr_start(s->arr)) != 0)
+	    sample_doca_ok("doca_mmap_create", doca_mmap_create(&s->mmap)) != 0 ||
+	    sample_doca_ok("doca_mmap_add_dev", doca_mmap_add_dev(s->mmap, r->dev)) != 0 ||
+	    sample_doca_ok("doca_mmap_set_memrange", doca_mmap_set_memrange(s->mmap, s->gpu_ptr, len)) != 0 ||
+	    sample_doca_ok("doca_mmap_set_permissions", doca_mmap_set_permissions(s->mmap, access)) != 0 ||
+	    sample_doca_ok("doca_mmap_start", doca_mmap_start(s->mmap)) != 0 ||
+	    sample_doca_ok("doca_buf_arr_create", doca_buf_arr_create(r->c.copies, &s->arr)) != 0 ||
+	    sample_doca_ok("doca_buf_arr_set_target_gpu", doca_buf_arr_set_target_gpu(s->arr, r->gpu)) != 0 ||
+	    sample_doca_ok("doca_buf_arr_set_params", doca_buf_arr_set_params(s->arr, s->mmap, r->c.size, 0)) != 0 ||
+	    sample_doca_ok("doca_buf_arr_start", doca_buf_arr_start(s->arr)) != 0)
 		return -1;
-	return doca_ok("doca_buf_arr_get_gpu_handle", doca_buf_arr_get_gpu_handle(s->arr, &s->h));
+	return sample_doca_ok("doca_buf_arr_get_gpu_handle", doca_buf_arr_get_gpu_handle(s->arr, &s->h));
 }
 
 static void side_close(struct run *r, struct side *s)
@@ -268,14 +242,14 @@ static int run_gpu(struct run *r, uint64_t *ns)
 	void *res_gpu = NULL, *res_cpu = NULL;
 	int rc = -1;
 
-	if (doca_ok("doca_gpu_mem_alloc", doca_gpu_mem_alloc(r->gpu, sizeof(uint32_t), 0, DOCA_GPU_MEM_TYPE_CPU_GPU,
+	if (sample_doca_ok("doca_gpu_mem_alloc", doca_gpu_mem_alloc(r->gpu, sizeof(uint32_t), 0, DOCA_GPU_MEM_TYPE_CPU_GPU,
 							     &res_gpu, &res_cpu)) != 0)
 		return -1;
 	*(volatile uint32_t *)res_cpu = (uint32_t)DOCA_ERROR_UNKNOWN;
 	if (dma_cuda_run(r->h, r->src.h, r->dst.h, (uint32_t)r->c.copies, r->c.size, r->c.threads, res_gpu, ns) == 0) {
 		doca_error_t err = (doca_error_t) * (volatile uint32_t *)res_cpu;
 
-		rc = doca_ok("the kernel's copies", err);
+		rc = sample_doca_ok("the kernel's copies", err);
 	}
 	(void)doca_gpu_mem_free(r->gpu, res_gpu);
 	return rc;
@@ -302,7 +276,7 @@ static double gbps(uint64_t bytes, uint64_t ns)
 
 static int setup(struct run *r)
 {
-	if (open_dev(r) != 0 || open_gpu(r) != 0)
+	if (sample_dev_open(r->c.dev_name, &r->list, &r->dev) != 0 || open_gpu(r) != 0)
 		return -1;
 	r->stage = malloc(r->c.size * r->c.copies);
 	if (r->stage == NULL) {
@@ -312,12 +286,12 @@ static int setup(struct run *r)
 	if (side_open(r, &r->src, r->c.src_gpu, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != 0 ||
 	    side_open(r, &r->dst, r->c.dst_gpu, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE) != 0)
 		return -1;
-	if (doca_ok("doca_dma_create", doca_dma_create(r->dev, &r->dma)) != 0 ||
-	    doca_ok("opengda_dma_set_queue_size", opengda_dma_set_queue_size(r->dma, (uint32_t)r->c.copies)) != 0 ||
-	    doca_ok("doca_ctx_set_datapath_on_gpu", doca_ctx_set_datapath_on_gpu(doca_dma_as_ctx(r->dma), r->gpu)) != 0 ||
-	    doca_ok("doca_ctx_start", doca_ctx_start(doca_dma_as_ctx(r->dma))) != 0)
+	if (sample_doca_ok("doca_dma_create", doca_dma_create(r->dev, &r->dma)) != 0 ||
+	    sample_doca_ok("opengda_dma_set_queue_size", opengda_dma_set_queue_size(r->dma, (uint32_t)r->c.copies)) != 0 ||
+	    sample_doca_ok("doca_ctx_set_datapath_on_gpu", doca_ctx_set_datapath_on_gpu(doca_dma_as_ctx(r->dma), r->gpu)) != 0 ||
+	    sample_doca_ok("doca_ctx_start", doca_ctx_start(doca_dma_as_ctx(r->dma))) != 0)
 		return -1;
-	return doca_ok("doca_dma_get_gpu_handle", doca_dma_get_gpu_handle(r->dma, &r->h));
+	return sample_doca_ok("doca_dma_get_gpu_handle", doca_dma_get_gpu_handle(r->dma, &r->h));
 }
 
 static void teardown(struct run *r)

@@ -32,6 +32,7 @@
 #include "doca_rdma.h"
 #include "opengda_gpunetio.h"
 #include "sample_args.h"
+#include "sample_dev.h"
 #include "sample_oob.h"
 #include "sample_pattern.h"
 #include "sample_util.h"
@@ -118,37 +119,14 @@ static int on_opt(int id, const char *opt, const char *v, void *arg)
 	}
 }
 
-static int ok(const char *what, doca_error_t err)
-{
-	if (err == DOCA_SUCCESS)
-		return 0;
-	sample_err_doca(what, err);
-	return -1;
-}
-
-static int open_dev(struct side *s)
-{
-	char name[DOCA_DEVINFO_IBDEV_NAME_SIZE];
-	uint32_t n = 0;
-
-	if (ok("doca_devinfo_create_list", doca_devinfo_create_list(&s->list, &n)) != 0)
-		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		if (doca_devinfo_get_ibdev_name(s->list[i], name, sizeof(name)) == DOCA_SUCCESS &&
-		    (s->c.dev_name == NULL || strcmp(name, s->c.dev_name) == 0))
-			return ok("doca_dev_open", doca_dev_open(s->list[i], &s->dev));
-	sample_err("no device %s", s->c.dev_name != NULL ? s->c.dev_name : "at all");
-	return -1;
-}
-
 static int arr_buf(struct arr *a, uint32_t n, size_t elem, struct doca_gpu *gpu)
 {
-	if (ok("doca_buf_arr_create", doca_buf_arr_create(n, &a->ba)) != 0 ||
-	    ok("doca_buf_arr_set_target_gpu", doca_buf_arr_set_target_gpu(a->ba, gpu)) != 0 ||
-	    ok("doca_buf_arr_set_params", doca_buf_arr_set_params(a->ba, a->mmap, elem, 0)) != 0 ||
-	    ok("doca_buf_arr_start", doca_buf_arr_start(a->ba)) != 0)
+	if (sample_doca_ok("doca_buf_arr_create", doca_buf_arr_create(n, &a->ba)) != 0 ||
+	    sample_doca_ok("doca_buf_arr_set_target_gpu", doca_buf_arr_set_target_gpu(a->ba, gpu)) != 0 ||
+	    sample_doca_ok("doca_buf_arr_set_params", doca_buf_arr_set_params(a->ba, a->mmap, elem, 0)) != 0 ||
+	    sample_doca_ok("doca_buf_arr_start", doca_buf_arr_start(a->ba)) != 0)
 		return -1;
-	return ok("doca_buf_arr_get_gpu_handle", doca_buf_arr_get_gpu_handle(a->ba, &a->h));
+	return sample_doca_ok("doca_buf_arr_get_gpu_handle", doca_buf_arr_get_gpu_handle(a->ba, &a->h));
 }
 
 /* Local memory of n elements (zeroed), registered for the peer's reads and writes. */
@@ -161,11 +139,11 @@ static int arr_local(struct side *s, struct arr *a, uint32_t n, size_t elem)
 		sample_err("out of memory");
 		return -1;
 	}
-	if (ok("doca_mmap_create", doca_mmap_create(&a->mmap)) != 0 ||
-	    ok("doca_mmap_add_dev", doca_mmap_add_dev(a->mmap, s->dev)) != 0 ||
-	    ok("doca_mmap_set_memrange", doca_mmap_set_memrange(a->mmap, a->mem, n * elem)) != 0 ||
-	    ok("doca_mmap_set_permissions", doca_mmap_set_permissions(a->mmap, access)) != 0 ||
-	    ok("doca_mmap_start", doca_mmap_start(a->mmap)) != 0)
+	if (sample_doca_ok("doca_mmap_create", doca_mmap_create(&a->mmap)) != 0 ||
+	    sample_doca_ok("doca_mmap_add_dev", doca_mmap_add_dev(a->mmap, s->dev)) != 0 ||
+	    sample_doca_ok("doca_mmap_set_memrange", doca_mmap_set_memrange(a->mmap, a->mem, n * elem)) != 0 ||
+	    sample_doca_ok("doca_mmap_set_permissions", doca_mmap_set_permissions(a->mmap, access)) != 0 ||
+	    sample_doca_ok("doca_mmap_start", doca_mmap_start(a->mmap)) != 0)
 		return -1;
 	return arr_buf(a, n, elem, s->gpu);
 }
@@ -191,17 +169,17 @@ static struct doca_gpu_buf *buf(const struct arr *a, uint64_t i)
 
 static int setup(struct side *s)
 {
-	if (open_dev(s) != 0 || ok("opengda_gpu_create_host", opengda_gpu_create_host(&s->gpu)) != 0 ||
-	    ok("doca_rdma_create", doca_rdma_create(s->dev, &s->rdma)) != 0 ||
-	    ok("doca_rdma_set_permissions",
+	if (sample_dev_open(s->c.dev_name, &s->list, &s->dev) != 0 || sample_doca_ok("opengda_gpu_create_host", opengda_gpu_create_host(&s->gpu)) != 0 ||
+	    sample_doca_ok("doca_rdma_create", doca_rdma_create(s->dev, &s->rdma)) != 0 ||
+	    sample_doca_ok("doca_rdma_set_permissions",
 	       doca_rdma_set_permissions(s->rdma, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
 							  DOCA_ACCESS_FLAG_RDMA_READ)) != 0 ||
-	    ok("doca_rdma_set_grh_enabled", doca_rdma_set_grh_enabled(s->rdma, 1)) != 0 ||
-	    ok("doca_rdma_set_send_queue_size", doca_rdma_set_send_queue_size(s->rdma, 2 * s->c.n)) != 0 ||
-	    ok("doca_rdma_set_recv_queue_size", doca_rdma_set_recv_queue_size(s->rdma, s->c.n)) != 0 ||
-	    ok("doca_ctx_set_datapath_on_gpu", doca_ctx_set_datapath_on_gpu(doca_rdma_as_ctx(s->rdma), s->gpu)) != 0 ||
-	    ok("doca_ctx_start", doca_ctx_start(doca_rdma_as_ctx(s->rdma))) != 0 ||
-	    ok("doca_rdma_get_gpu_handle", doca_rdma_get_gpu_handle(s->rdma, &s->h)) != 0)
+	    sample_doca_ok("doca_rdma_set_grh_enabled", doca_rdma_set_grh_enabled(s->rdma, 1)) != 0 ||
+	    sample_doca_ok("doca_rdma_set_send_queue_size", doca_rdma_set_send_queue_size(s->rdma, 2 * s->c.n)) != 0 ||
+	    sample_doca_ok("doca_rdma_set_recv_queue_size", doca_rdma_set_recv_queue_size(s->rdma, s->c.n)) != 0 ||
+	    sample_doca_ok("doca_ctx_set_datapath_on_gpu", doca_ctx_set_datapath_on_gpu(doca_rdma_as_ctx(s->rdma), s->gpu)) != 0 ||
+	    sample_doca_ok("doca_ctx_start", doca_ctx_start(doca_rdma_as_ctx(s->rdma))) != 0 ||
+	    sample_doca_ok("doca_rdma_get_gpu_handle", doca_rdma_get_gpu_handle(s->rdma, &s->h)) != 0)
 		return -1;
 	if (s->c.server == NULL)
 		return arr_local(s, &s->a, s->c.n, A_ELEM);
@@ -249,8 +227,8 @@ static int exchange(struct side *s)
 	struct arr *exp = s->c.server == NULL ? &s->a : &s->flag;
 	uint16_t port = 0;
 
-	if (ok("doca_rdma_export", doca_rdma_export(s->rdma, &conn, &conn_len, &s->conn)) != 0 ||
-	    ok("doca_mmap_export_rdma", doca_mmap_export_rdma(exp->mmap, s->dev, &desc, &desc_len)) != 0)
+	if (sample_doca_ok("doca_rdma_export", doca_rdma_export(s->rdma, &conn, &conn_len, &s->conn)) != 0 ||
+	    sample_doca_ok("doca_mmap_export_rdma", doca_mmap_export_rdma(exp->mmap, s->dev, &desc, &desc_len)) != 0)
 		return -1;
 	if (conn_len > DESC_MAX || desc_len > DESC_MAX) {
 		sample_err("connection details (%zu) or export (%zu) larger than %u bytes", conn_len, desc_len, DESC_MAX);
@@ -276,8 +254,8 @@ static int exchange(struct side *s)
 		sample_err("the peer runs with %u elements (we have %u) or sent a malformed setup", ntohl(theirs.n), s->c.n);
 		return -1;
 	}
-	if (ok("doca_rdma_connect", doca_rdma_connect(s->rdma, theirs.conn, ntohl(theirs.conn_len), s->conn)) != 0 ||
-	    ok("doca_mmap_create_from_export", doca_mmap_create_from_export(NULL, theirs.desc, ntohl(theirs.desc_len),
+	if (sample_doca_ok("doca_rdma_connect", doca_rdma_connect(s->rdma, theirs.conn, ntohl(theirs.conn_len), s->conn)) != 0 ||
+	    sample_doca_ok("doca_mmap_create_from_export", doca_mmap_create_from_export(NULL, theirs.desc, ntohl(theirs.desc_len),
 									      s->dev, &s->peer.mmap)) != 0)
 		return -1;
 	if (s->c.server == NULL)
@@ -327,7 +305,7 @@ static int server_run(struct side *s)
 		sample_err("%u receives reported, %u expected", n, s->c.n);
 		return -1;
 	}
-	return ok("the server's device code", err);
+	return sample_doca_ok("the server's device code", err);
 }
 
 static int server_verify(struct side *s)
@@ -392,7 +370,7 @@ static int client_run(struct side *s)
 		}
 		sample_sleep_us(100);
 	}
-	if (ok("get_info", ogda_dev_rdma_get_info(s->h, 0, &curr, &mask)) != 0)
+	if (sample_doca_ok("get_info", ogda_dev_rdma_get_info(s->h, 0, &curr, &mask)) != 0)
 		return -1;
 	for (uint32_t t = 0; t < 2; t++) {
 		ct[t] = (struct client_thread){.s = s, .t = t, .curr = curr, .mask = mask};
@@ -414,7 +392,7 @@ static int client_run(struct side *s)
 		sample_err("%u operations completed, %u expected", n, 2 * s->c.n);
 		return -1;
 	}
-	return ok("the client's device code", err);
+	return sample_doca_ok("the client's device code", err);
 }
 
 int main(int argc, char **argv)

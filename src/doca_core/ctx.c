@@ -35,7 +35,8 @@ doca_error_t core_ctx_fini(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
-doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func)
+/* Checks that the context exists and is IDLE (every setter's first step). */
+static doca_error_t check_idle(const struct doca_ctx *ctx, const char *func)
 {
 	int s;
 
@@ -51,6 +52,11 @@ doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func)
 	return DOCA_SUCCESS;
 }
 
+doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func)
+{
+	return check_idle(ctx, func);
+}
+
 /* Moves to @next and tells the engine; a full engine queue is logged, the change still stands. */
 static void change_state(struct doca_ctx *ctx, enum doca_ctx_states prev, enum doca_ctx_states next)
 {
@@ -62,7 +68,7 @@ static void change_state(struct doca_ctx *ctx, enum doca_ctx_states prev, enum d
 doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 {
 	OGDA_SDK_FORWARD(doca_ctx_start, (ctx));
-	doca_error_t err = core_ctx_check_idle(ctx, __func__);
+	doca_error_t err = check_idle(ctx, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -113,7 +119,7 @@ doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states
 doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu *gpu_dev)
 {
 	OGDA_SDK_FORWARD(doca_ctx_set_datapath_on_gpu, (ctx, gpu_dev));
-	doca_error_t err = core_ctx_check_idle(ctx, __func__);
+	doca_error_t err = check_idle(ctx, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -132,7 +138,7 @@ doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu 
 doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_changed_callback_t cb)
 {
 	OGDA_SDK_FORWARD(doca_ctx_set_state_changed_cb, (ctx, cb));
-	doca_error_t err = core_ctx_check_idle(ctx, __func__);
+	doca_error_t err = check_idle(ctx, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -143,7 +149,7 @@ doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx, doca_ctx_state_
 doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
 {
 	OGDA_SDK_FORWARD(doca_ctx_set_user_data, (ctx, user_data));
-	doca_error_t err = core_ctx_check_idle(ctx, __func__);
+	doca_error_t err = check_idle(ctx, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;

@@ -59,6 +59,20 @@ static int find_dev(const struct doca_mmap *mmap, const struct doca_dev *dev)
 	return -1;
 }
 
+/* A new map without a range or devices, with @access; logs and returns NULL when out of memory. */
+static struct doca_mmap *mmap_alloc(uint32_t access)
+{
+	struct doca_mmap *m = calloc(1, sizeof(*m));
+
+	if (m == NULL) {
+		OGDA_LOG_ERR("out of memory");
+		return NULL;
+	}
+	m->dmabuf_fd = -1;
+	m->access = access;
+	return m;
+}
+
 doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 {
 	OGDA_SDK_FORWARD(doca_mmap_create, (mmap));
@@ -68,13 +82,9 @@ doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 		OGDA_LOG_ERR("mmap must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	m = calloc(1, sizeof(*m));
-	if (m == NULL) {
-		OGDA_LOG_ERR("out of memory");
+	m = mmap_alloc(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (m == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	}
-	m->dmabuf_fd = -1;
-	m->access = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
 	*mmap = m;
 	return DOCA_SUCCESS;
 }
@@ -416,13 +426,9 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 		OGDA_LOG_ERR("not an export descriptor of this library (magic, version or range wrong)");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	m = calloc(1, sizeof(*m));
-	if (m == NULL) {
-		OGDA_LOG_ERR("out of memory");
+	m = mmap_alloc(d.access);
+	if (m == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	}
-	m->dmabuf_fd = -1;
-	m->access = d.access;
 	m->addr = (void *)(uintptr_t)d.addr;
 	m->len = (size_t)d.len;
 	m->has_range = true;
