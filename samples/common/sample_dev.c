@@ -16,7 +16,7 @@ int sample_doca_ok(const char *what, doca_error_t err)
 	return -1;
 }
 
-int sample_dev_open(const char *name, struct doca_devinfo ***list, struct doca_dev **dev)
+int sample_doca_dev_open(const char *name, struct doca_devinfo ***list, struct doca_dev **dev)
 {
 	char n[DOCA_DEVINFO_IBDEV_NAME_SIZE];
 	uint32_t count = 0;

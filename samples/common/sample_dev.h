@@ -18,6 +18,6 @@ int sample_doca_ok(const char *what, doca_error_t err);
  * named name (NULL: the first) into *dev; prints "device <name>". Returns 0, or -1 with an
  * error line.
  */
-int sample_dev_open(const char *name, struct doca_devinfo ***list, struct doca_dev **dev);
+int sample_doca_dev_open(const char *name, struct doca_devinfo ***list, struct doca_dev **dev);
 
 #endif /* SAMPLE_DEV_H_ */

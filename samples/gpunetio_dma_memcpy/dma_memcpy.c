@@ -24,7 +24,7 @@
 #include "doca_dma.h"
 #include "doca_gpunetio.h"
 #include "doca_mmap.h"
-#include "ex_cuda.h"
+#include "ex_gpu.h"
 #include "opengda_gpunetio.h"
 #include "sample_args.h"
 #include "sample_dev.h"
@@ -119,20 +119,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int open_gpu(struct run *r)
-{
-	struct ex_gpu_desc g;
-	char why[256];
-
-	if (!r->c.host && ex_cuda_open(r->c.gpu_bus, &g, why, sizeof(why)) == 0) {
-		r->on_gpu = true;
-		sample_info("GPU %s (%s): a CUDA kernel issues the copies", g.bus_id, g.name);
-		return sample_doca_ok("doca_gpu_create", doca_gpu_create(g.bus_id, &r->gpu));
-	}
-	sample_info("no GPU used (%s): host threads run the device code", r->c.host ? "--host" : why);
-	return sample_doca_ok("opengda_gpu_create_host", opengda_gpu_create_host(&r->gpu));
-}
-
 /* GPU memory, or pinned host memory the GPU reaches; on a host handle both are host memory. */
 static int side_open(struct run *r, struct side *s, bool gpu_mem, uint32_t access)
 {
@@ -166,18 +152,10 @@ static void side_close(struct run *r, struct side *s)
 		(void)doca_gpu_mem_free(r->gpu, s->gpu_ptr);
 }
 
-/* Bytes between the stage and a side: cudaMemcpy for GPU memory on a GPU, memcpy otherwise. */
+/* Bytes between the stage and a side. */
 static int side_io(struct run *r, struct side *s, bool to_side)
 {
-	size_t len = r->c.size * r->c.copies;
-
-	if (s->cpu_ptr == NULL && r->on_gpu)
-		return to_side ? ex_cuda_to_dev(s->gpu_ptr, r->stage, len) : ex_cuda_to_host(r->stage, s->gpu_ptr, len);
-	if (to_side)
-		memcpy(s->cpu_ptr != NULL ? s->cpu_ptr : s->gpu_ptr, r->stage, len);
-	else
-		memcpy(r->stage, s->cpu_ptr != NULL ? s->cpu_ptr : s->gpu_ptr, len);
-	return 0;
+	return ex_gpu_io(r->on_gpu, s->gpu_ptr, s->cpu_ptr, r->stage, r->c.size * r->c.copies, to_side);
 }
 
 struct host_thread {
@@ -276,7 +254,7 @@ static double gbps(uint64_t bytes, uint64_t ns)
 
 static int setup(struct run *r)
 {
-	if (sample_dev_open(r->c.dev_name, &r->list, &r->dev) != 0 || open_gpu(r) != 0)
+	if (sample_doca_dev_open(r->c.dev_name, &r->list, &r->dev) != 0 || ex_gpu_open(r->c.gpu_bus, r->c.host, "a CUDA kernel issues the copies", &r->gpu, &r->on_gpu) != 0)
 		return -1;
 	r->stage = malloc(r->c.size * r->c.copies);
 	if (r->stage == NULL) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gpunetio_rdma_client_server_write: DOCA GPUNetIO's RDMA client/server sample, as two processes
- * over the software NIC's fabric (or a ConnectX), with the device code on host threads.
+ * over the software NIC's fabric (or a ConnectX). The device code runs in CUDA kernels where a GPU
+ * is usable (arrays in GPU memory; rdma_csw_kernel.cu), on host threads otherwise or with --host.
  *
  * The server holds array A (n elements of 1 KiB), the client arrays B and C (n of 512 bytes) and
  * a flag. Connection details and mmap export descriptors go over a TCP side channel. Per element
@@ -23,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "rdma_csw.h"
+
 #include "device/ogda_dev_rdma.h"
 #include "doca_buf_array.h"
 #include "doca_ctx.h"
@@ -30,6 +33,7 @@
 #include "doca_gpunetio.h"
 #include "doca_mmap.h"
 #include "doca_rdma.h"
+#include "ex_gpu.h"
 #include "opengda_gpunetio.h"
 #include "sample_args.h"
 #include "sample_dev.h"
@@ -37,8 +41,8 @@
 #include "sample_pattern.h"
 #include "sample_util.h"
 
-#define A_ELEM 1024u
-#define BC_ELEM 512u
+#define A_ELEM CSW_A_ELEM
+#define BC_ELEM CSW_BC_ELEM
 #define FLAG_BYTES 64u
 #define MAX_ELEMS 1024u
 #define OOB_TIMEOUT_MS 60000
@@ -52,12 +56,13 @@ struct cfg {
 	const char *dev_name, *server;
 	uint16_t port;
 	uint32_t n;
-	bool weak;
+	bool weak, host;
+	const char *gpu_bus;
 };
 
-/* One array: memory, mmap, buffer array (local), or a peer's export (remote). */
+/* One array: memory (mem for the device code, cpu for the host), mmap, buffer array. */
 struct arr {
-	void *mem;
+	void *mem, *cpu;
 	struct doca_mmap *mmap;
 	struct doca_buf_arr *ba;
 	struct doca_gpu_buf_arr *h;
@@ -73,6 +78,9 @@ struct side {
 	struct doca_rdma_connection *conn;
 	struct arr a, b, cc, flag, peer; /* server: a, peer = flag; client: b, cc, flag, peer = A */
 	int lfd, fd;
+	bool on_gpu;
+	struct csw_result *res, *res_cpu; /* what the device code reports (host-visible) */
+	uint8_t *stage;                   /* host copy of an array */
 };
 
 /* What each end sends the other: connection details and one mmap export descriptor. */
@@ -82,7 +90,7 @@ struct setup_msg {
 	uint32_t conn_len, desc_len, n;
 };
 
-enum { OPT_DEV, OPT_CLIENT, OPT_PORT, OPT_N, OPT_WEAK, OPT_LOG, OPT_VERSION };
+enum { OPT_DEV, OPT_CLIENT, OPT_PORT, OPT_N, OPT_WEAK, OPT_GPU, OPT_HOST, OPT_LOG, OPT_VERSION };
 
 static const struct sample_opt opts[] = {
 	{OPT_DEV, "-d", "--device", "<ibdev>", "NIC (default: the first)"},
@@ -90,6 +98,8 @@ static const struct sample_opt opts[] = {
 	{OPT_PORT, "-p", "--port", "<port>", "TCP port of the side channel (default 18516; 0: any, server)"},
 	{OPT_N, "-n", "--buffers", "<n>", "elements per array (default 32, at most 1024)"},
 	{OPT_WEAK, NULL, "--weak", NULL, "server: post receives and the flag with the weak functions"},
+	{OPT_GPU, "-g", "--gpu", "<pci>", "GPU PCIe address (default: the first GPU)"},
+	{OPT_HOST, NULL, "--host", NULL, "run the device code on host threads even where a GPU is usable"},
 	{OPT_LOG, NULL, "--log-level", "<level>", "library log level"},
 	{OPT_VERSION, "-v", "--version", NULL, "print the version"},
 };
@@ -113,6 +123,8 @@ static int on_opt(int id, const char *opt, const char *v, void *arg)
 		c->n = (uint32_t)x;
 		return 0;
 	case OPT_WEAK: c->weak = true; return 0;
+	case OPT_GPU: c->gpu_bus = v; return 0;
+	case OPT_HOST: c->host = true; return 0;
 	case OPT_LOG: return sample_apply_log_level(opt, v);
 	case OPT_VERSION: sample_print_version(); exit(SAMPLE_EXIT_SUCCESS);
 	default: return -1;
@@ -129,17 +141,28 @@ static int arr_buf(struct arr *a, uint32_t n, size_t elem, struct doca_gpu *gpu)
 	return sample_doca_ok("doca_buf_arr_get_gpu_handle", doca_buf_arr_get_gpu_handle(a->ba, &a->h));
 }
 
-/* Local memory of n elements (zeroed), registered for the peer's reads and writes. */
-static int arr_local(struct side *s, struct arr *a, uint32_t n, size_t elem)
+/* Bytes between the host and an array. */
+static int arr_io(struct side *s, struct arr *a, void *host, size_t len, bool to_arr)
+{
+	return ex_gpu_io(s->on_gpu, a->mem, a->cpu, host, len, to_arr);
+}
+
+/*
+ * Memory of n elements (zeroed; GPU memory, or with host_visible pinned host memory the GPU
+ * reaches; host memory on a host handle), registered for the peer's reads and writes.
+ */
+static int arr_local(struct side *s, struct arr *a, uint32_t n, size_t elem, bool host_visible)
 {
 	uint32_t access = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_READ;
 
-	a->mem = calloc(n, elem);
-	if (a->mem == NULL) {
-		sample_err("out of memory");
+	if (sample_doca_ok("doca_gpu_mem_alloc",
+			   doca_gpu_mem_alloc(s->gpu, n * elem, 4096,
+					      host_visible ? DOCA_GPU_MEM_TYPE_CPU_GPU : DOCA_GPU_MEM_TYPE_GPU, &a->mem,
+					      &a->cpu)) != 0)
 		return -1;
-	}
-	if (sample_doca_ok("doca_mmap_create", doca_mmap_create(&a->mmap)) != 0 ||
+	memset(s->stage, 0, n * elem);
+	if (arr_io(s, a, s->stage, n * elem, true) != 0 ||
+	    sample_doca_ok("doca_mmap_create", doca_mmap_create(&a->mmap)) != 0 ||
 	    sample_doca_ok("doca_mmap_add_dev", doca_mmap_add_dev(a->mmap, s->dev)) != 0 ||
 	    sample_doca_ok("doca_mmap_set_memrange", doca_mmap_set_memrange(a->mmap, a->mem, n * elem)) != 0 ||
 	    sample_doca_ok("doca_mmap_set_permissions", doca_mmap_set_permissions(a->mmap, access)) != 0 ||
@@ -148,7 +171,7 @@ static int arr_local(struct side *s, struct arr *a, uint32_t n, size_t elem)
 	return arr_buf(a, n, elem, s->gpu);
 }
 
-static void arr_close(struct arr *a)
+static void arr_close(struct side *s, struct arr *a)
 {
 	if (a->ba != NULL)
 		(void)doca_buf_arr_destroy(a->ba);
@@ -156,7 +179,8 @@ static void arr_close(struct arr *a)
 		(void)doca_mmap_stop(a->mmap);
 	if (a->mmap != NULL)
 		(void)doca_mmap_destroy(a->mmap);
-	free(a->mem);
+	if (a->mem != NULL)
+		(void)doca_gpu_mem_free(s->gpu, a->mem);
 }
 
 static struct doca_gpu_buf *buf(const struct arr *a, uint64_t i)
@@ -169,28 +193,44 @@ static struct doca_gpu_buf *buf(const struct arr *a, uint64_t i)
 
 static int setup(struct side *s)
 {
-	if (sample_dev_open(s->c.dev_name, &s->list, &s->dev) != 0 || sample_doca_ok("opengda_gpu_create_host", opengda_gpu_create_host(&s->gpu)) != 0 ||
-	    sample_doca_ok("doca_rdma_create", doca_rdma_create(s->dev, &s->rdma)) != 0 ||
+	void *res_gpu = NULL, *res_cpu = NULL;
+
+	s->stage = malloc((size_t)s->c.n * A_ELEM);
+	if (s->stage == NULL) {
+		sample_err("out of memory");
+		return -1;
+	}
+	if (sample_doca_dev_open(s->c.dev_name, &s->list, &s->dev) != 0 || ex_gpu_open(s->c.gpu_bus, s->c.host, "CUDA kernels run the device code", &s->gpu, &s->on_gpu) != 0 ||
+	    sample_doca_ok("doca_gpu_mem_alloc", doca_gpu_mem_alloc(s->gpu, sizeof(struct csw_result), 0,
+								    DOCA_GPU_MEM_TYPE_CPU_GPU, &res_gpu, &res_cpu)) != 0)
+		return -1;
+	s->res = res_gpu;
+	s->res_cpu = res_cpu;
+	memset(s->res_cpu, 0, sizeof(*s->res_cpu));
+	if (sample_doca_ok("doca_rdma_create", doca_rdma_create(s->dev, &s->rdma)) != 0 ||
 	    sample_doca_ok("doca_rdma_set_permissions",
-	       doca_rdma_set_permissions(s->rdma, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
-							  DOCA_ACCESS_FLAG_RDMA_READ)) != 0 ||
+			   doca_rdma_set_permissions(s->rdma, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
+								      DOCA_ACCESS_FLAG_RDMA_READ)) != 0 ||
 	    sample_doca_ok("doca_rdma_set_grh_enabled", doca_rdma_set_grh_enabled(s->rdma, 1)) != 0 ||
 	    sample_doca_ok("doca_rdma_set_send_queue_size", doca_rdma_set_send_queue_size(s->rdma, 2 * s->c.n)) != 0 ||
 	    sample_doca_ok("doca_rdma_set_recv_queue_size", doca_rdma_set_recv_queue_size(s->rdma, s->c.n)) != 0 ||
-	    sample_doca_ok("doca_ctx_set_datapath_on_gpu", doca_ctx_set_datapath_on_gpu(doca_rdma_as_ctx(s->rdma), s->gpu)) != 0 ||
+	    sample_doca_ok("doca_ctx_set_datapath_on_gpu",
+			   doca_ctx_set_datapath_on_gpu(doca_rdma_as_ctx(s->rdma), s->gpu)) != 0 ||
 	    sample_doca_ok("doca_ctx_start", doca_ctx_start(doca_rdma_as_ctx(s->rdma))) != 0 ||
 	    sample_doca_ok("doca_rdma_get_gpu_handle", doca_rdma_get_gpu_handle(s->rdma, &s->h)) != 0)
 		return -1;
 	if (s->c.server == NULL)
-		return arr_local(s, &s->a, s->c.n, A_ELEM);
-	if (arr_local(s, &s->b, s->c.n, BC_ELEM) != 0 || arr_local(s, &s->cc, s->c.n, BC_ELEM) != 0 ||
-	    arr_local(s, &s->flag, 1, FLAG_BYTES) != 0)
+		return arr_local(s, &s->a, s->c.n, A_ELEM, false);
+	if (arr_local(s, &s->b, s->c.n, BC_ELEM, false) != 0 || arr_local(s, &s->cc, s->c.n, BC_ELEM, false) != 0 ||
+	    arr_local(s, &s->flag, 1, FLAG_BYTES, true) != 0)
 		return -1;
-	for (uint32_t i = 0; i < s->c.n; i++) {
-		sample_pattern_fill((uint8_t *)s->b.mem + (size_t)i * BC_ELEM, BC_ELEM, PATTERN_SEED, 2 * i);
-		sample_pattern_fill((uint8_t *)s->cc.mem + (size_t)i * BC_ELEM, BC_ELEM, PATTERN_SEED, 2 * i + 1);
-	}
-	return 0;
+	for (uint32_t i = 0; i < s->c.n; i++)
+		sample_pattern_fill(s->stage + (size_t)i * BC_ELEM, BC_ELEM, PATTERN_SEED, 2 * i);
+	if (arr_io(s, &s->b, s->stage, (size_t)s->c.n * BC_ELEM, true) != 0)
+		return -1;
+	for (uint32_t i = 0; i < s->c.n; i++)
+		sample_pattern_fill(s->stage + (size_t)i * BC_ELEM, BC_ELEM, PATTERN_SEED, 2 * i + 1);
+	return arr_io(s, &s->cc, s->stage, (size_t)s->c.n * BC_ELEM, true);
 }
 
 static void teardown(struct side *s)
@@ -199,15 +239,17 @@ static void teardown(struct side *s)
 		(void)doca_buf_arr_destroy(s->peer.ba);
 	if (s->peer.mmap != NULL)
 		(void)doca_mmap_destroy(s->peer.mmap);
-	arr_close(&s->a);
-	arr_close(&s->b);
-	arr_close(&s->cc);
-	arr_close(&s->flag);
+	arr_close(s, &s->a);
+	arr_close(s, &s->b);
+	arr_close(s, &s->cc);
+	arr_close(s, &s->flag);
 	if (s->rdma != NULL) {
 		if (s->h != NULL)
 			(void)doca_ctx_stop(doca_rdma_as_ctx(s->rdma));
 		(void)doca_rdma_destroy(s->rdma);
 	}
+	if (s->res != NULL)
+		(void)doca_gpu_mem_free(s->gpu, s->res);
 	if (s->gpu != NULL)
 		(void)doca_gpu_destroy(s->gpu);
 	if (s->dev != NULL)
@@ -216,6 +258,7 @@ static void teardown(struct side *s)
 		(void)doca_devinfo_destroy_list(s->list);
 	sample_oob_close(&s->fd);
 	sample_oob_close(&s->lfd);
+	free(s->stage);
 }
 
 /* Exchanges connection details and one export each way, connects, maps the peer's export. */
@@ -263,49 +306,61 @@ static int exchange(struct side *s)
 	return arr_buf(&s->peer, s->c.n, A_ELEM, s->gpu);
 }
 
-/* The server's device code: receives, the flag, then every receive's report. */
-static int server_run(struct side *s)
+/* The server's device code on a host thread: receives, the flag, then every receive's report. */
+static doca_error_t server_host(struct side *s, struct csw_result *res)
 {
 	struct doca_gpu_dev_rdma_r *r;
-	uint32_t *imm = calloc(s->c.n, sizeof(*imm)), *conn = calloc(s->c.n, sizeof(*conn));
-	uint32_t n = 0, curr = 0, mask = 0, one = 1;
-	doca_error_t err = imm != NULL && conn != NULL ? ogda_dev_rdma_get_recv(s->h, &r) : DOCA_ERROR_NO_MEMORY;
+	uint32_t curr = 0, mask = 0, one = 1;
+	doca_error_t err = ogda_dev_rdma_get_recv(s->h, &r);
 
 	for (uint32_t i = 0; i < s->c.n && err == DOCA_SUCCESS; i++) {
-		if (s->c.weak && err == DOCA_SUCCESS)
+		if (s->c.weak)
 			err = ogda_dev_rdma_recv_get_info(r, &curr, &mask);
 		if (err == DOCA_SUCCESS)
 			err = ogda_dev_rdma_recv(r, i % 2 ? buf(&s->a, i) : NULL, i % 2 ? A_ELEM : 0, 0, s->c.weak, curr);
 		if (err == DOCA_SUCCESS)
 			err = s->c.weak ? ogda_dev_rdma_recv_commit_weak(r, 1) : ogda_dev_rdma_recv_commit_strong(r);
 	}
-	if (err == DOCA_SUCCESS && s->c.weak) {
-		if ((err = ogda_dev_rdma_get_info(s->h, 0, &curr, &mask)) == DOCA_SUCCESS &&
-		    (err = ogda_dev_rdma_write_inl(s->h, 0, buf(&s->peer, 0), 0, (const uint8_t *)&one, 4, 0, 0, 1, curr)) ==
-			    DOCA_SUCCESS)
-			err = ogda_dev_rdma_commit_weak(s->h, 0, 1);
-	} else if (err == DOCA_SUCCESS) {
-		if ((err = ogda_dev_rdma_write_inl(s->h, 0, buf(&s->peer, 0), 0, (const uint8_t *)&one, 4, 0, 0, 0, 0)) ==
-		    DOCA_SUCCESS)
-			err = ogda_dev_rdma_commit_strong(s->h, 0);
-	}
+	if (err == DOCA_SUCCESS && s->c.weak)
+		err = ogda_dev_rdma_get_info(s->h, 0, &curr, &mask);
 	if (err == DOCA_SUCCESS)
-		err = ogda_dev_rdma_recv_wait_all(r, DOCA_GPU_RDMA_RECV_WAIT_FLAG_B, &n, imm, conn);
+		err = ogda_dev_rdma_write_inl(s->h, 0, buf(&s->peer, 0), 0, (const uint8_t *)&one, 4, 0, 0, s->c.weak, curr);
+	if (err == DOCA_SUCCESS)
+		err = s->c.weak ? ogda_dev_rdma_commit_weak(s->h, 0, 1) : ogda_dev_rdma_commit_strong(s->h, 0);
+	if (err == DOCA_SUCCESS)
+		err = ogda_dev_rdma_recv_wait_all(r, DOCA_GPU_RDMA_RECV_WAIT_FLAG_B, &res->n, res->imm, res->conn);
 	if (err == DOCA_SUCCESS)
 		err = ogda_dev_rdma_wait_all(s->h, NULL);
-	for (uint32_t k = 0; k < n && err == DOCA_SUCCESS; k++) {
-		if (ntohl(imm[k]) != k || conn[k] != 0) {
-			sample_err("receive %u: immediate %u on connection %u, expected %u on 0", k, ntohl(imm[k]), conn[k], k);
-			err = DOCA_ERROR_UNEXPECTED;
-		}
+	return err;
+}
+
+/* The server's device code (kernel or host thread), then its reports checked. */
+static int server_run(struct side *s)
+{
+	struct csw_result *res = s->res_cpu;
+	doca_error_t err;
+
+	if (s->on_gpu) {
+		if (csw_cuda_server(s->h, s->a.h, s->peer.h, s->c.n, s->c.weak, s->res) != 0)
+			return -1;
+		err = (doca_error_t)res->err;
+	} else {
+		err = server_host(s, res);
 	}
-	free(imm);
-	free(conn);
-	if (err == DOCA_SUCCESS && n != s->c.n) {
-		sample_err("%u receives reported, %u expected", n, s->c.n);
+	if (sample_doca_ok("the server's device code", err) != 0)
+		return -1;
+	if (res->n != s->c.n) {
+		sample_err("%u receives reported, %u expected", res->n, s->c.n);
 		return -1;
 	}
-	return sample_doca_ok("the server's device code", err);
+	for (uint32_t k = 0; k < res->n; k++) {
+		if (ntohl(res->imm[k]) != k || res->conn[k] != 0) {
+			sample_err("receive %u: immediate %u on connection %u, expected %u on 0", k, ntohl(res->imm[k]),
+				   res->conn[k], k);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int server_verify(struct side *s)
@@ -313,8 +368,10 @@ static int server_verify(struct side *s)
 	size_t bad = 0;
 	uint8_t got = 0, want = 0;
 
+	if (arr_io(s, &s->a, s->stage, (size_t)s->c.n * A_ELEM, false) != 0)
+		return -1;
 	for (uint32_t i = 0; i < s->c.n; i++) {
-		const uint8_t *e = (const uint8_t *)s->a.mem + (size_t)i * A_ELEM;
+		const uint8_t *e = s->stage + (size_t)i * A_ELEM;
 
 		if (sample_pattern_check(e, BC_ELEM, PATTERN_SEED, 2 * i, &bad, &got, &want) != 0 ||
 		    sample_pattern_check(e + BC_ELEM, BC_ELEM, PATTERN_SEED, 2 * i + 1, &bad, &got, &want) != 0) {
@@ -356,13 +413,24 @@ static void *client_post(void *p)
 
 static int client_run(struct side *s)
 {
-	volatile uint32_t *flag = s->flag.mem;
+	volatile uint32_t *flag = s->flag.cpu != NULL ? s->flag.cpu : s->flag.mem;
 	int64_t deadline = sample_now_ms() + FLAG_TIMEOUT_MS;
 	struct client_thread ct[2];
 	pthread_t th[2];
 	uint32_t curr = 0, mask = 0, n = 0;
 	doca_error_t err;
 
+	if (s->on_gpu) {
+		if (csw_cuda_client(s->h, s->peer.h, s->b.h, s->cc.h, s->flag.mem, s->c.n, s->res) != 0)
+			return -1;
+		err = (doca_error_t)s->res_cpu->err;
+		n = s->res_cpu->n;
+		if (err == DOCA_SUCCESS && n != 2 * s->c.n) {
+			sample_err("%u operations completed, %u expected", n, 2 * s->c.n);
+			return -1;
+		}
+		return sample_doca_ok("the client's kernel", err);
+	}
 	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) {
 		if (sample_now_ms() > deadline) {
 			sample_err("the server did not raise the flag within %d s", FLAG_TIMEOUT_MS / 1000);
