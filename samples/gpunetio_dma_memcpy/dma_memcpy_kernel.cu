@@ -7,7 +7,9 @@
 
 #include "device/doca_gpunetio_dev_dma.cuh"
 #include "ex_cuda.h"
+extern "C" {
 #include "sample_util.h"
+}
 
 #define DMA_KERNEL_TIMEOUT_S 60u
 

@@ -4,7 +4,9 @@
 
 #include "device/doca_gpunetio_dev_rdma.cuh"
 #include "ex_cuda.h"
+extern "C" {
 #include "sample_util.h"
+}
 
 #define CSW_KERNEL_TIMEOUT_S 120u
 
