@@ -126,6 +126,27 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap);
  */
 doca_error_t doca_mmap_get_mkey(const struct doca_mmap *mmap, struct doca_dev *dev, uint32_t *mkey);
 
+/**
+ * @brief Describes a started map for RDMA peers: its range, its rights and the remote key of
+ *        @p dev. The descriptor (valid until the map is destroyed) goes to the peer out of band,
+ *        which makes a map of it with doca_mmap_create_from_export().
+ * @return DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE (not started, or itself a peer's
+ *         map); DOCA_ERROR_NOT_PERMITTED (no RDMA right granted); DOCA_ERROR_NOT_FOUND (@p dev not
+ *         added); DOCA_ERROR_NO_MEMORY.
+ */
+doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
+				   size_t *export_desc_len);
+
+/**
+ * @brief A map of a peer's memory from its doca_mmap_export_rdma() descriptor, used through
+ *        @p dev: started at once (nothing is registered; buffer arrays over it carry the peer's
+ *        addresses and remote key). doca_mmap_destroy() takes it down directly.
+ * @param [in] user_data  Accepted, not used.
+ * @return DOCA_ERROR_INVALID_VALUE (NULL, or not a descriptor of this library); DOCA_ERROR_NO_MEMORY.
+ */
+doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, const void *export_desc,
+					  size_t export_desc_len, struct doca_dev *dev, struct doca_mmap **mmap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The device under DOCA Core objects: its device interface and protection domain. DOCA gives
- * every doca_dev a PD of its own; ours is made on first use so that opening a device for DOCA
- * Verbs alone issues no extra command.
+ * every doca_dev a PD of its own; ours is a DOCA Verbs PD made on first use
+ * (verbs_dev_lib_pd), so that opening a device for DOCA Verbs alone issues no extra command and
+ * the QPs of doca_dma and doca_rdma live on the PD their mmaps are registered on.
  */
 #include "doca_core/core_priv.h"
 
@@ -12,32 +13,13 @@
 
 doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, struct ogda_devx_pd **pd)
 {
-	struct ogda_devx_pd *mine = NULL, *expected = NULL;
-	uint32_t pdn = 0;
-	doca_error_t err;
+	struct doca_verbs_pd *vpd;
+	doca_error_t err = verbs_dev_lib_pd(dev, &vpd);
 
-	if (dev->pd != NULL) { /* doca_verbs_dev_open(): the application's PD */
-		*devx = dev->pd->ctx->devx;
-		*pd = dev->pd->devx_pd;
-		return DOCA_SUCCESS;
-	}
-	*devx = dev->devx;
-	*pd = atomic_load(&dev->core_pd);
-	if (*pd != NULL)
-		return DOCA_SUCCESS;
-	err = dev->devx->ops->pd_alloc(dev->devx, &mine, &pdn);
-	if (err != DOCA_SUCCESS) {
-		OGDA_LOG_ERR("%s: cannot allocate the device's protection domain: %s", dev->info.name,
-			     doca_error_get_descr(err));
-		return DOCA_ERROR_DRIVER;
-	}
-	/* Two first users at once: one PD wins, the other is given back. */
-	if (!atomic_compare_exchange_strong(&dev->core_pd, &expected, mine)) {
-		dev->devx->ops->pd_free(mine);
-		*pd = expected;
-		return DOCA_SUCCESS;
-	}
-	*pd = mine;
+	if (err != DOCA_SUCCESS)
+		return err;
+	*devx = vpd->ctx->devx;
+	*pd = vpd->devx_pd;
 	return DOCA_SUCCESS;
 }
 

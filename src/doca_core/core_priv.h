@@ -73,6 +73,9 @@ void core_ctx_init(struct doca_ctx *ctx, const struct core_ctx_ops *ops);
  */
 doca_error_t core_ctx_fini(struct doca_ctx *ctx);
 
+/* Checks that the context exists and is IDLE (a setter's first step); logs in @func's name. */
+doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func);
+
 /* ---- doca_pe, for doca_ctx ---- */
 
 /* Queues a state change of @ctx for delivery by doca_pe_progress(). */

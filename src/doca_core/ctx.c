@@ -52,6 +52,11 @@ static doca_error_t check_idle(const struct doca_ctx *ctx, const char *func)
 	return DOCA_SUCCESS;
 }
 
+doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func)
+{
+	return check_idle(ctx, func);
+}
+
 /* Moves to @next and tells the engine; a full engine queue is logged, the change still stands. */
 static void change_state(struct doca_ctx *ctx, enum doca_ctx_states prev, enum doca_ctx_states next)
 {

@@ -14,6 +14,7 @@ struct mmap_dev {
 	struct ogda_devx *devx;  /* resolved at start */
 	struct ogda_devx_mr *mr; /* registered while started */
 	uint32_t lkey;
+	uint32_t rkey;           /* what doca_mmap_export_rdma gives peers */
 };
 
 struct doca_mmap {
@@ -27,6 +28,8 @@ struct doca_mmap {
 	uint32_t ndevs;
 	struct mmap_dev devs[OPENGDA_MMAP_MAX_DEVS];
 	atomic_uint holders;     /* started doca_buf_arrs */
+	bool remote;             /* doca_mmap_create_from_export: a peer's range, nothing registered */
+	void *export_desc;       /* doca_mmap_export_rdma's descriptor, freed with the map */
 };
 
 #define MMAP_ACCESS_KNOWN                                                                          \
@@ -56,6 +59,20 @@ static int find_dev(const struct doca_mmap *mmap, const struct doca_dev *dev)
 	return -1;
 }
 
+/* A new map without a range or devices, with @access; logs and returns NULL when out of memory. */
+static struct doca_mmap *mmap_alloc(uint32_t access)
+{
+	struct doca_mmap *m = calloc(1, sizeof(*m));
+
+	if (m == NULL) {
+		OGDA_LOG_ERR("out of memory");
+		return NULL;
+	}
+	m->dmabuf_fd = -1;
+	m->access = access;
+	return m;
+}
+
 doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 {
 	OGDA_SDK_FORWARD(doca_mmap_create, (mmap));
@@ -65,13 +82,9 @@ doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 		OGDA_LOG_ERR("mmap must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	m = calloc(1, sizeof(*m));
-	if (m == NULL) {
-		OGDA_LOG_ERR("out of memory");
+	m = mmap_alloc(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (m == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	}
-	m->dmabuf_fd = -1;
-	m->access = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
 	*mmap = m;
 	return DOCA_SUCCESS;
 }
@@ -79,10 +92,15 @@ doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 {
 	OGDA_SDK_FORWARD(doca_mmap_destroy, (mmap));
-	doca_error_t err = check_config(mmap, __func__);
+	doca_error_t err;
 
+	/* A peer's map is started at creation and registers nothing: destroy it as it is. */
+	if (mmap != NULL && mmap->remote && mmap->started && atomic_load(&mmap->holders) == 0)
+		mmap->started = false;
+	err = check_config(mmap, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
+	free(mmap->export_desc);
 	free(mmap);
 	return DOCA_SUCCESS;
 }
@@ -252,6 +270,7 @@ static doca_error_t register_one(struct doca_mmap *mmap, struct mmap_dev *d)
 		fd = -1;
 	err = d->devx->ops->mr_reg(pd, mmap->addr, mmap->len, devx_access(mmap->access), fd,
 				   fd >= 0 ? mmap->dmabuf_offset : 0, &d->mr, &d->lkey, &rkey);
+	d->rkey = rkey;
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_ERR("%s: cannot register %zu bytes at %p%s: %s", core_dev_name(d->dev), mmap->len, mmap->addr,
 			     fd >= 0 ? " (dmabuf)" : "", doca_error_get_descr(err));
@@ -298,7 +317,8 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 		OGDA_LOG_ERR("%u started doca_buf_arr(s) use the mmap; stop them first", atomic_load(&mmap->holders));
 		return DOCA_ERROR_IN_USE;
 	}
-	deregister(mmap, mmap->ndevs);
+	if (!mmap->remote)
+		deregister(mmap, mmap->ndevs);
 	mmap->started = false;
 	return DOCA_SUCCESS;
 }
@@ -322,6 +342,101 @@ doca_error_t doca_mmap_get_mkey(const struct doca_mmap *mmap, struct doca_dev *d
 		return DOCA_ERROR_NOT_FOUND;
 	}
 	*mkey = mmap->devs[i].lkey;
+	return DOCA_SUCCESS;
+}
+
+/*
+ * The descriptor doca_mmap_export_rdma gives out (host byte order: peers are hosts of this
+ * library; a magic and a version reject anything else).
+ */
+#define MMAP_EXPORT_MAGIC 0x4f4744414d4d4150ull /* "OGDAMMAP" */
+#define MMAP_EXPORT_VERSION 1u
+
+struct mmap_export_desc {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t access;
+	uint64_t addr;
+	uint64_t len;
+	uint32_t rkey;
+	uint32_t reserved;
+};
+
+doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
+				   size_t *export_desc_len)
+{
+	OGDA_SDK_FORWARD(doca_mmap_export_rdma, (mmap, dev, export_desc, export_desc_len));
+	struct mmap_export_desc *d;
+	int i;
+
+	if (mmap == NULL || dev == NULL || export_desc == NULL || export_desc_len == NULL) {
+		OGDA_LOG_ERR("mmap, dev, export_desc and export_desc_len must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!mmap->started || mmap->remote) {
+		OGDA_LOG_ERR("only a started local mmap can be exported");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if ((mmap->access & (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)) ==
+	    0) {
+		OGDA_LOG_ERR("the mmap grants no RDMA right (doca_mmap_set_permissions): peers could not use it");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	i = find_dev(mmap, dev);
+	if (i < 0) {
+		OGDA_LOG_ERR("%s: the mmap is not registered with this device", core_dev_name(dev));
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	d = mmap->export_desc != NULL ? mmap->export_desc : malloc(sizeof(*d));
+	if (d == NULL) {
+		OGDA_LOG_ERR("out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	*d = (struct mmap_export_desc){.magic = MMAP_EXPORT_MAGIC,
+				       .version = MMAP_EXPORT_VERSION,
+				       .access = mmap->access,
+				       .addr = (uint64_t)(uintptr_t)mmap->addr,
+				       .len = mmap->len,
+				       .rkey = mmap->devs[i].rkey};
+	mmap->export_desc = d;
+	*export_desc = d;
+	*export_desc_len = sizeof(*d);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, const void *export_desc,
+					  size_t export_desc_len, struct doca_dev *dev, struct doca_mmap **mmap)
+{
+	OGDA_SDK_FORWARD(doca_mmap_create_from_export, (user_data, export_desc, export_desc_len, dev, mmap));
+	struct mmap_export_desc d;
+	struct doca_mmap *m;
+
+	(void)user_data;
+	if (export_desc == NULL || dev == NULL || mmap == NULL) {
+		OGDA_LOG_ERR("export_desc, dev and mmap must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (export_desc_len != sizeof(d)) {
+		OGDA_LOG_ERR("an export descriptor has %zu bytes, not %zu", export_desc_len, sizeof(d));
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memcpy(&d, export_desc, sizeof(d));
+	if (d.magic != MMAP_EXPORT_MAGIC || d.version != MMAP_EXPORT_VERSION || d.len == 0 ||
+	    d.addr + d.len - 1 < d.addr) {
+		OGDA_LOG_ERR("not an export descriptor of this library (magic, version or range wrong)");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	m = mmap_alloc(d.access);
+	if (m == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	m->addr = (void *)(uintptr_t)d.addr;
+	m->len = (size_t)d.len;
+	m->has_range = true;
+	m->remote = true;
+	m->ndevs = 1;
+	m->devs[0] = (struct mmap_dev){.dev = dev, .lkey = d.rkey, .rkey = d.rkey};
+	m->started = true;
+	*mmap = m;
 	return DOCA_SUCCESS;
 }
 

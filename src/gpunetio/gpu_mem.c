@@ -449,6 +449,21 @@ doca_error_t ogda_gpu_copy_to_dev(const struct doca_gpu *gpu, void *dst_dev, con
 	return copy_any(gpu, dst_dev, src, len);
 }
 
+doca_error_t ogda_gpu_dup_to_dev(struct doca_gpu *gpu, const void *src, size_t len, void **dev)
+{
+	void *cpu = NULL;
+	doca_error_t err = doca_gpu_mem_alloc(gpu, len, 64, DOCA_GPU_MEM_TYPE_GPU, dev, &cpu);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	err = copy_any(gpu, *dev, src, len);
+	if (err != DOCA_SUCCESS) {
+		(void)doca_gpu_mem_free(gpu, *dev);
+		*dev = NULL;
+	}
+	return err;
+}
+
 doca_error_t ogda_gpu_copy_from_dev(const struct doca_gpu *gpu, void *dst, const void *src_dev, size_t len)
 {
 	return copy_any(gpu, dst, src_dev, len);

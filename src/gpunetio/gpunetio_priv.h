@@ -50,6 +50,11 @@ bool ogda_gpu_is_device_ptr(const struct doca_gpu *gpu, const void *addr);
 /* Copies between host memory and memory the handle's threads use (synchronous; memcpy for host). */
 doca_error_t ogda_gpu_copy_to_dev(const struct doca_gpu *gpu, void *dst_dev, const void *src, size_t len);
 doca_error_t ogda_gpu_copy_from_dev(const struct doca_gpu *gpu, void *dst, const void *src_dev, size_t len);
+/*
+ * A copy of @src (@len bytes) in memory the handle's threads use (GPU memory for a GPU, host
+ * memory for a host handle), for device handles; free it with doca_gpu_mem_free().
+ */
+doca_error_t ogda_gpu_dup_to_dev(struct doca_gpu *gpu, const void *src, size_t len, void **dev);
 /* Sets @len bytes at device address @dst_dev to @byte. */
 doca_error_t ogda_gpu_memset_dev(const struct doca_gpu *gpu, void *dst_dev, uint8_t byte, size_t len);
 

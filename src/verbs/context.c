@@ -172,25 +172,27 @@ static void context_free(struct doca_verbs_context *ctx)
 {
 	if (ctx->async_ch != NULL)
 		ctx->devx->ops->event_channel_destroy(ctx->async_ch);
-	if (ctx->devx != NULL)
+	if (ctx->devx != NULL && !ctx->devx_borrowed)
 		ctx->devx->ops->close(ctx->devx);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);
 }
 
-doca_error_t verbs_context_from_devx(struct ogda_devx *devx, const struct doca_devinfo *info,
-				     struct doca_verbs_context **out)
+static doca_error_t context_make(struct ogda_devx *devx, bool borrowed, const struct doca_devinfo *info,
+				 struct doca_verbs_context **out)
 {
 	struct doca_verbs_context *ctx = calloc(1, sizeof(*ctx));
 	doca_error_t err;
 
 	if (ctx == NULL) {
-		devx->ops->close(devx);
+		if (!borrowed)
+			devx->ops->close(devx);
 		OGDA_LOG_ERR("%s: out of memory", info->name);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	pthread_mutex_init(&ctx->lock, NULL);
 	ctx->devx = devx;
+	ctx->devx_borrowed = borrowed;
 	ctx->info = *info;
 	ctx->async_fd = -1;
 	ctx->next_cookie = 1;
@@ -203,6 +205,18 @@ doca_error_t verbs_context_from_devx(struct ogda_devx *devx, const struct doca_d
 		     ctx->port.link_layer);
 	*out = ctx;
 	return DOCA_SUCCESS;
+}
+
+doca_error_t verbs_context_from_devx(struct ogda_devx *devx, const struct doca_devinfo *info,
+				     struct doca_verbs_context **out)
+{
+	return context_make(devx, false, info, out);
+}
+
+doca_error_t verbs_context_borrow_devx(struct ogda_devx *devx, const struct doca_devinfo *info,
+				       struct doca_verbs_context **out)
+{
+	return context_make(devx, true, info, out);
 }
 
 doca_error_t doca_verbs_context_create(struct doca_devinfo *devinfo, uint32_t flags,

@@ -170,6 +170,51 @@ doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 	return DOCA_SUCCESS;
 }
 
+/* Destroys a PD made by verbs_dev_lib_pd and its context; fails while objects still use them. */
+static doca_error_t lib_pd_drop(struct doca_verbs_pd *pd)
+{
+	struct doca_verbs_context *ctx = pd->ctx;
+	doca_error_t err = doca_verbs_pd_destroy(pd);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	return doca_verbs_context_destroy(ctx);
+}
+
+doca_error_t verbs_dev_lib_pd(struct doca_dev *dev, struct doca_verbs_pd **pd)
+{
+	struct doca_verbs_context *ctx = NULL;
+	struct doca_verbs_pd *mine = NULL, *expected = NULL;
+	doca_error_t err;
+
+	if (dev->pd != NULL) { /* doca_verbs_dev_open(): the application's PD */
+		*pd = dev->pd;
+		return DOCA_SUCCESS;
+	}
+	*pd = atomic_load(&dev->core_pd);
+	if (*pd != NULL)
+		return DOCA_SUCCESS;
+	err = verbs_context_borrow_devx(dev->devx, &dev->info, &ctx);
+	if (err == DOCA_SUCCESS) {
+		err = doca_verbs_pd_create(ctx, &mine);
+		if (err != DOCA_SUCCESS)
+			(void)doca_verbs_context_destroy(ctx);
+	}
+	if (err != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("%s: cannot make the device's protection domain: %s", dev->info.name,
+			     doca_error_get_descr(err));
+		return err == DOCA_ERROR_NO_MEMORY ? err : DOCA_ERROR_DRIVER;
+	}
+	/* Two first users at once: one PD wins, the other is given back. */
+	if (!atomic_compare_exchange_strong(&dev->core_pd, &expected, mine)) {
+		(void)lib_pd_drop(mine);
+		*pd = expected;
+		return DOCA_SUCCESS;
+	}
+	*pd = mine;
+	return DOCA_SUCCESS;
+}
+
 doca_error_t doca_dev_close(struct doca_dev *dev)
 {
 	OGDA_SDK_FORWARD(doca_dev_close, (dev));
@@ -178,12 +223,13 @@ doca_error_t doca_dev_close(struct doca_dev *dev)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (atomic_load(&dev->core_users) != 0) {
-		OGDA_LOG_ERR("%s: %u started doca_mmap(s) still use the device; stop them first", dev->info.name,
+		OGDA_LOG_ERR("%s: %u started doca_mmap(s) or contexts still use the device; stop them first", dev->info.name,
 			     atomic_load(&dev->core_users));
 		return DOCA_ERROR_IN_USE;
 	}
-	if (atomic_load(&dev->core_pd) != NULL)
-		dev->devx->ops->pd_free(atomic_load(&dev->core_pd));
+	if (atomic_load(&dev->core_pd) != NULL && lib_pd_drop(atomic_load(&dev->core_pd)) != DOCA_SUCCESS)
+		return DOCA_ERROR_IN_USE;
+	atomic_store(&dev->core_pd, NULL);
 	if (dev->pd != NULL) {
 		atomic_fetch_sub(&dev->pd->users, 1);
 		verbs_ctx_child_del(dev->pd->ctx);

@@ -49,13 +49,25 @@ struct doca_dev {
 	struct doca_devinfo info;
 	struct ogda_devx *devx;       /* doca_dev_open(): its own device */
 	struct doca_verbs_pd *pd;     /* doca_verbs_dev_open(): the PD it was opened on (devx NULL) */
-	/* DOCA Core (src/doca_core): the PD of doca_dev_open() devices, made on first use */
-	_Atomic(struct ogda_devx_pd *) core_pd;
+	/*
+	 * DOCA Core and the DOCA libraries (src/doca_core, src/dma, src/rdma): for doca_dev_open()
+	 * devices, a DOCA Verbs context borrowing devx and a PD on it, made on first use
+	 * (verbs_dev_lib_pd), so that mmaps and the libraries' QPs share one PD.
+	 */
+	_Atomic(struct doca_verbs_pd *) core_pd;
 	atomic_uint core_users;       /* started doca_mmaps registered on this device */
 };
 
 /* Opens the device a devinfo names (software NIC or ConnectX). */
 doca_error_t verbs_devinfo_open_devx(const struct doca_devinfo *info, struct ogda_devx **devx);
+
+/*
+ * The DOCA Verbs PD that DOCA Core objects and DOCA libraries use on @dev: the PD a
+ * doca_verbs_dev_open() device was opened on, or for a doca_dev_open() device a context over its
+ * devx and a PD of its own, made on first use (thread-safe) and destroyed by doca_dev_close().
+ * Logs and returns DOCA_ERROR_DRIVER / DOCA_ERROR_NO_MEMORY when they cannot be made.
+ */
+doca_error_t verbs_dev_lib_pd(struct doca_dev *dev, struct doca_verbs_pd **pd);
 
 /* ---- context ---- */
 
@@ -106,12 +118,31 @@ struct doca_verbs_context {
 	/* open-release API (open_api.c): imported on first use, released with its last child */
 	bool open_import;
 	bool open_closing;                /* under lock: being released, pin no more */
+	bool devx_borrowed;               /* verbs_context_borrow_devx: devx is not ours to close */
 	struct verbs_open_pd *open_pds;   /* ibv_pds imported for open-release calls (not children) */
 };
 
 /* A context over an open device (takes ownership of devx; closes it on failure). */
 doca_error_t verbs_context_from_devx(struct ogda_devx *devx, const struct doca_devinfo *info,
 				     struct doca_verbs_context **ctx);
+/* A context over a device somebody else keeps open (a doca_dev's): destroying it leaves devx open. */
+doca_error_t verbs_context_borrow_devx(struct ogda_devx *devx, const struct doca_devinfo *info,
+				       struct doca_verbs_context **ctx);
+
+/* What verbs_qp_connect_rc needs to know of the peer, and the rights the QP grants it. */
+struct verbs_rc_peer {
+	uint32_t qpn;                  /* the peer's QP number */
+	struct doca_verbs_gid gid;     /* the peer's GID (RoCE, software NIC) */
+	uint32_t lid;                  /* the peer's LID (InfiniBand; 0 otherwise) */
+	uint32_t sgid_index;           /* local GID index */
+	uint32_t sq_psn;               /* first PSN this QP sends */
+	uint32_t rq_psn;               /* first PSN it expects (the peer's sq_psn) */
+	uint8_t allow_remote_write, allow_remote_read, allow_remote_atomic;
+};
+
+/* RST -> INIT -> RTR -> RTS of an RC QP towards @peer (qp_connect.c); logs a failure. */
+doca_error_t verbs_qp_connect_rc(struct doca_verbs_context *ctx, struct doca_verbs_qp *qp,
+				 const struct verbs_rc_peer *peer);
 
 /* bridge_ctx.c: drops an imported context from the registry of imported ibv_contexts. */
 void verbs_bridge_forget_context(struct doca_verbs_context *ctx);

@@ -46,11 +46,16 @@ int cfx_teardown(void **state)
 
 struct doca_mmap *cfx_mmap(struct cfx *f, size_t off, size_t len, uint32_t access)
 {
+	return cfx_mmap_range(f, f->buf + off, len, access);
+}
+
+struct doca_mmap *cfx_mmap_range(struct cfx *f, void *addr, size_t len, uint32_t access)
+{
 	struct doca_mmap *m = NULL;
 
 	assert_int_equal(doca_mmap_create(&m), DOCA_SUCCESS);
 	assert_int_equal(doca_mmap_add_dev(m, f->dev), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_set_memrange(m, f->buf + off, len), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_set_memrange(m, addr, len), DOCA_SUCCESS);
 	assert_int_equal(doca_mmap_set_permissions(m, access), DOCA_SUCCESS);
 	assert_int_equal(doca_mmap_start(m), DOCA_SUCCESS);
 	return m;

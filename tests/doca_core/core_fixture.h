@@ -31,5 +31,7 @@ int cfx_teardown(void **state);
 
 /* A started mmap of [buf + off, + len) on f->dev with the given access mask. */
 struct doca_mmap *cfx_mmap(struct cfx *f, size_t off, size_t len, uint32_t access);
+/* The same for any range [addr, + len) the device can register. */
+struct doca_mmap *cfx_mmap_range(struct cfx *f, void *addr, size_t len, uint32_t access);
 
 #endif /* OGDA_TESTS_DOCA_CORE_CORE_FIXTURE_H_ */

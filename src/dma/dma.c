@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_dma (doca_dma.h) with a GPU data path. Start builds, on the device's DOCA Verbs PD (the
+ * one its mmaps are registered on), a high-level QP (doca_gpunetio_high_level.h: queue memory
+ * where the executing threads and the NIC both reach it, exported for device code) and connects
+ * it to itself; the device handle (struct doca_gpu_dma, ogda_dev_dma.h) points at its device view.
+ * A copy is then an RDMA WRITE from the source key to the destination key, executed by the NIC.
+ */
+#include "doca_core/core_priv.h"
+#include "gpunetio/gpunetio_priv.h"
+#include "verbs/verbs_priv.h"
+
+#include "core/log.h"
+#include "sdk/sdk_forward.h"
+
+#include "device/ogda_dev_dma.h"
+#include "doca_dma.h"
+#include "doca_gpunetio_high_level.h"
+#include "opengda.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+struct doca_dma {
+	struct doca_ctx ctx; /* first: doca_dma_as_ctx, and back in the ops */
+	struct doca_dev *dev;
+	uint32_t queue_size;
+	uint64_t wait_timeout_ns;
+	/* while running */
+	struct doca_gpu_verbs_qp_hl *qp;
+	struct doca_gpu_dma *handle; /* in the data path's memory (GPU, or host for a host handle) */
+};
+
+static struct doca_dma *dma_of(struct doca_ctx *ctx)
+{
+	return (struct doca_dma *)(void *)((char *)ctx - offsetof(struct doca_dma, ctx));
+}
+
+/* The QP's own address as its peer: a loopback connection granting remote writes to itself. */
+static doca_error_t connect_loopback(struct doca_verbs_pd *pd, struct doca_verbs_qp *qp)
+{
+	struct verbs_rc_peer self = {.allow_remote_write = 1, .sq_psn = 0x100, .rq_psn = 0x100};
+	struct opengda_port_attr port;
+	doca_error_t err;
+
+	if ((err = doca_verbs_qp_get_qpn(qp, &self.qpn)) != DOCA_SUCCESS ||
+	    (err = opengda_verbs_query_port(pd->ctx, 1, &port)) != DOCA_SUCCESS ||
+	    (err = opengda_verbs_query_gid(pd->ctx, 1, 0, &self.gid)) != DOCA_SUCCESS)
+		return err;
+	self.lid = port.lid;
+	return verbs_qp_connect_rc(pd->ctx, qp, &self);
+}
+
+static doca_error_t handle_make(struct doca_dma *d, struct doca_gpu *gpu)
+{
+	struct doca_gpu_dma h = {.nic_handler = (uint32_t)d->qp->nic_handler};
+	doca_error_t err = doca_gpu_verbs_get_qp_dev(d->qp->qp_gverbs, &h.qp);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	return ogda_gpu_dup_to_dev(gpu, &h, sizeof(h), (void **)&d->handle);
+}
+
+static void dma_release(struct doca_dma *d)
+{
+	if (d->handle != NULL)
+		(void)doca_gpu_mem_free(d->ctx.gpu, d->handle);
+	if (d->qp != NULL)
+		(void)doca_gpu_verbs_destroy_qp_hl(d->qp);
+	d->handle = NULL;
+	d->qp = NULL;
+}
+
+static doca_error_t dma_start(struct doca_ctx *ctx)
+{
+	struct doca_dma *d = dma_of(ctx);
+	struct doca_gpu_verbs_qp_init_attr_hl a = {0};
+	struct doca_verbs_pd *pd;
+	doca_error_t err;
+
+	if (ctx->gpu == NULL) {
+		OGDA_LOG_ERR("dma: only the GPU data path exists here: call doca_ctx_set_datapath_on_gpu() "
+			     "(a GPU, or a host handle for host threads) before starting");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	err = verbs_dev_lib_pd(d->dev, &pd);
+	if (err != DOCA_SUCCESS)
+		return err;
+	a.gpu_dev = ctx->gpu;
+	a.verbs_pd = pd;
+	a.sq_nwqe = (uint16_t)(d->queue_size > UINT16_MAX ? UINT16_MAX : d->queue_size);
+	a.nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO;
+	a.send_dbr_mode_ext = DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR;
+	err = doca_gpu_verbs_create_qp_hl(&a, &d->qp);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if ((err = opengda_gpu_verbs_qp_set_wait_timeout(d->qp->qp_gverbs, d->wait_timeout_ns)) != DOCA_SUCCESS ||
+	    (err = connect_loopback(pd, d->qp->qp)) != DOCA_SUCCESS || (err = handle_make(d, ctx->gpu)) != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("dma: cannot set up the copy QP: %s", doca_error_get_descr(err));
+		dma_release(d);
+		return err;
+	}
+	core_dev_use(d->dev);
+	OGDA_LOG_DBG("dma: running on %s, %u copies in flight, handler %d", core_dev_name(d->dev), d->queue_size,
+		     (int)d->qp->nic_handler);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t dma_stop(struct doca_ctx *ctx)
+{
+	struct doca_dma *d = dma_of(ctx);
+
+	dma_release(d);
+	core_dev_unuse(d->dev);
+	return DOCA_SUCCESS;
+}
+
+static const struct core_ctx_ops dma_ops = {
+	.kind = "dma",
+	.gpu_datapath_ok = true,
+	.start = dma_start,
+	.stop = dma_stop,
+};
+
+doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
+{
+	struct doca_dma *d;
+
+	if (dev == NULL || dma == NULL) {
+		OGDA_LOG_ERR("dma: dev and dma must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (ogda_sdk_in_use()) { /* dev is the SDK's: not forwarded (docs/sdk-forwarding.md) */
+		OGDA_LOG_ERR("dma: doca_dma is not forwarded to the DOCA SDK; unset %s to use OpenGDA's", OGDA_SDK_ENV);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	d = calloc(1, sizeof(*d));
+	if (d == NULL) {
+		OGDA_LOG_ERR("dma: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	core_ctx_init(&d->ctx, &dma_ops);
+	d->dev = dev;
+	d->queue_size = OPENGDA_DMA_DEFAULT_QUEUE_SIZE;
+	d->wait_timeout_ns = OPENGDA_DMA_DEFAULT_WAIT_TIMEOUT_NS;
+	*dma = d;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dma_destroy(struct doca_dma *dma)
+{
+	doca_error_t err;
+
+	if (dma == NULL) {
+		OGDA_LOG_ERR("dma: dma must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = core_ctx_fini(&dma->ctx);
+	if (err != DOCA_SUCCESS)
+		return err;
+	free(dma);
+	return DOCA_SUCCESS;
+}
+
+struct doca_ctx *doca_dma_as_ctx(struct doca_dma *dma)
+{
+	if (dma == NULL) {
+		OGDA_LOG_ERR("dma: dma must not be NULL");
+		return NULL;
+	}
+	return &dma->ctx;
+}
+
+doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, struct doca_gpu_dma **dma_gpu)
+{
+	if (dma == NULL || dma_gpu == NULL) {
+		OGDA_LOG_ERR("dma: dma and dma_gpu must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (dma->handle == NULL) {
+		OGDA_LOG_ERR("dma: no device handle: set a GPU data path and start the context first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	*dma_gpu = dma->handle;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dma_cap_task_memcpy_get_max_buf_size(const struct doca_devinfo *devinfo, uint64_t *max_buf_size)
+{
+	if (devinfo == NULL || max_buf_size == NULL) {
+		OGDA_LOG_ERR("dma: devinfo and max_buf_size must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*max_buf_size = DOCA_GPUNETIO_VERBS_MAX_TRANSFER_SIZE;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dma_cap_task_memcpy_is_supported(const struct doca_devinfo *devinfo)
+{
+	if (devinfo == NULL) {
+		OGDA_LOG_ERR("dma: devinfo must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t opengda_dma_set_queue_size(struct doca_dma *dma, uint32_t num_copies)
+{
+	doca_error_t err = core_ctx_check_idle(dma != NULL ? &dma->ctx : NULL, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (num_copies == 0 || num_copies > OPENGDA_DMA_MAX_QUEUE_SIZE) {
+		OGDA_LOG_ERR("%s: %u copies outside 1..%u", __func__, num_copies, OPENGDA_DMA_MAX_QUEUE_SIZE);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	dma->queue_size = num_copies;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t opengda_dma_set_wait_timeout(struct doca_dma *dma, uint64_t timeout_ns)
+{
+	doca_error_t err = core_ctx_check_idle(dma != NULL ? &dma->ctx : NULL, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	dma->wait_timeout_ns = timeout_ns;
+	return DOCA_SUCCESS;
+}
