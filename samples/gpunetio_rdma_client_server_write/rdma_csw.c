@@ -309,7 +309,7 @@ static int exchange(struct side *s)
 /* The server's device code on a host thread: receives, the flag, then every receive's report. */
 static doca_error_t server_host(struct side *s, struct csw_result *res)
 {
-	struct doca_gpu_dev_rdma_r *r;
+	struct doca_gpu_dev_rdma_r *r = NULL;
 	uint32_t curr = 0, mask = 0, one = 1;
 	doca_error_t err = ogda_dev_rdma_get_recv(s->h, &r);
 

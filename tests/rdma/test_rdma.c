@@ -25,7 +25,7 @@
 static void test_write_send_imm(void **state)
 {
 	struct rfx_side *s = *state, *a = &s[0], *b = &s[1];
-	struct doca_gpu_dev_rdma_r *r;
+	struct doca_gpu_dev_rdma_r *r = NULL;
 	uint32_t n = 0, imm[2] = {0}, conn[2] = {9, 9};
 
 	dmafx_fill(a->f->buf, E(4), 1);
@@ -62,7 +62,7 @@ static void test_write_send_imm(void **state)
 static void test_read_inline(void **state)
 {
 	struct rfx_side *s = *state, *a = &s[0], *b = &s[1];
-	struct doca_gpu_dev_rdma_r *r;
+	struct doca_gpu_dev_rdma_r *r = NULL;
 	uint8_t inl[44];
 	uint32_t n = 0, imm = 7;
 
@@ -173,7 +173,7 @@ static void test_two_connections(void **state)
 {
 	struct rfx_side *s = *state, *a = &s[0], *b = &s[1];
 	struct rfx_side b1 = {.f = b->f};
-	struct doca_gpu_dev_rdma_r *r0, *r1;
+	struct doca_gpu_dev_rdma_r *r0 = NULL, *r1 = NULL;
 	const void *d;
 	size_t l;
 	struct doca_rdma_connection *c;
@@ -242,7 +242,7 @@ static void test_error_syndrome(void **state)
 static void test_recv_error(void **state)
 {
 	struct rfx_side *s = *state, *a = &s[0], *b = &s[1];
-	struct doca_gpu_dev_rdma_r *r;
+	struct doca_gpu_dev_rdma_r *r = NULL;
 	uint8_t syn = 0;
 	uint32_t n = 9;
 
@@ -264,7 +264,7 @@ static void test_recv_error(void **state)
 static void test_device_bad_input(void **state)
 {
 	struct rfx_side *s = *state, *a = &s[0];
-	struct doca_gpu_dev_rdma_r *r;
+	struct doca_gpu_dev_rdma_r *r = NULL;
 	uint8_t big[64] = {0};
 	uint32_t p, m, n;
 
