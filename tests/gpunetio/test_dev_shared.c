@@ -7,6 +7,7 @@
  * fences device code does.
  */
 #include "dev_fixture.h"
+#include "scratch_sq.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -297,16 +298,7 @@ static void test_ring_handoff(void **state)
 	assert_non_null(h);
 	h->ring = aligned_alloc(64, HO_RING * 64);
 	assert_non_null(h->ring);
-	h->qp.sq_num = 0x42;
-	h->qp.sq_num_shift8_be = opengda_mlx5_htobe32(0x42u << 8);
-	h->qp.sq_wqe_num = HO_RING;
-	h->qp.sq_wqe_mask = HO_RING - 1;
-	h->qp.sq_log_wqe_num = 6;
-	h->qp.sq_wqe_daddr = h->ring;
-	h->qp.ogda_ready_slots = h->slots;
-	h->qp.sq_db = h->db;
-	h->qp.sq_dbrec = &h->dbr[1];
-	h->qp.nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB;
+	scratch_sq_init(&h->qp, h->ring, h->slots, h->db, &h->dbr[1], 6); /* HO_RING WQEBBs */
 	assert_int_equal(pthread_create(&p, NULL, ho_p_main, h), 0);
 	end = dfx_now_ns() + HO_BUDGET_NS;
 	for (uint64_t r = 1; r <= HO_ITERS && dfx_now_ns() < end; r++) {

@@ -21,6 +21,7 @@ static void publisher_hook(struct doca_gpu_dev_verbs_qp *qp);
 #define OGDA_DEV_SQ_TEST_BEFORE_RELEASE(qp) publisher_hook(qp)
 
 #include "device/ogda_dev_ops.h"
+#include "scratch_sq.h"
 
 #define RING 16u
 
@@ -54,16 +55,7 @@ static void scratch_init(struct scratch *s)
 	memset(s, 0, sizeof(*s));
 	s->ring = aligned_alloc(64, RING * 64);
 	assert_non_null(s->ring);
-	s->qp.sq_num = 0x42;
-	s->qp.sq_num_shift8_be = opengda_mlx5_htobe32(0x42u << 8);
-	s->qp.sq_wqe_num = RING;
-	s->qp.sq_wqe_mask = RING - 1;
-	s->qp.sq_log_wqe_num = 4;
-	s->qp.sq_wqe_daddr = s->ring;
-	s->qp.ogda_ready_slots = s->slots;
-	s->qp.sq_db = s->db;
-	s->qp.sq_dbrec = &s->dbr[1];
-	s->qp.nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB;
+	scratch_sq_init(&s->qp, s->ring, s->slots, s->db, &s->dbr[1], 4); /* RING WQEBBs */
 }
 
 /*
