@@ -52,6 +52,8 @@ enum hw_obj_kind {
 	HW_OBJ_QP,
 	HW_OBJ_RMP,
 	HW_OBJ_PD,
+	HW_OBJ_TIS,
+	HW_OBJ_SQ,
 };
 
 struct ogda_devx_obj {
