@@ -10,34 +10,45 @@
 #include "devx/devx.h"
 #include "verbs/verbs_priv.h"
 
-doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, struct ogda_devx_pd **pd)
+#include <stdlib.h>
+
+doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, struct ogda_devx_pd **pd, uint32_t *pdn)
 {
-	struct ogda_devx_pd *mine = NULL, *expected = NULL;
-	uint32_t pdn = 0;
+	struct doca_dev_core_pd *mine, *expected = NULL, *cur;
 	doca_error_t err;
 
 	if (dev->pd != NULL) { /* doca_verbs_dev_open(): the application's PD */
 		*devx = dev->pd->ctx->devx;
 		*pd = dev->pd->devx_pd;
+		if (pdn != NULL)
+			*pdn = dev->pd->pdn;
 		return DOCA_SUCCESS;
 	}
 	*devx = dev->devx;
-	*pd = atomic_load(&dev->core_pd);
-	if (*pd != NULL)
-		return DOCA_SUCCESS;
-	err = dev->devx->ops->pd_alloc(dev->devx, &mine, &pdn);
-	if (err != DOCA_SUCCESS) {
-		OGDA_LOG_ERR("%s: cannot allocate the device's protection domain: %s", dev->info.name,
-			     doca_error_get_descr(err));
-		return DOCA_ERROR_DRIVER;
+	cur = atomic_load(&dev->core_pd);
+	if (cur == NULL) {
+		mine = calloc(1, sizeof(*mine));
+		if (mine == NULL)
+			return DOCA_ERROR_NO_MEMORY;
+		err = dev->devx->ops->pd_alloc(dev->devx, &mine->pd, &mine->pdn);
+		if (err != DOCA_SUCCESS) {
+			free(mine);
+			OGDA_LOG_ERR("%s: cannot allocate the device's protection domain: %s", dev->info.name,
+				     doca_error_get_descr(err));
+			return DOCA_ERROR_DRIVER;
+		}
+		/* Two first users at once: one PD wins, the other is given back. */
+		if (atomic_compare_exchange_strong(&dev->core_pd, &expected, mine)) {
+			cur = mine;
+		} else {
+			dev->devx->ops->pd_free(mine->pd);
+			free(mine);
+			cur = expected;
+		}
 	}
-	/* Two first users at once: one PD wins, the other is given back. */
-	if (!atomic_compare_exchange_strong(&dev->core_pd, &expected, mine)) {
-		dev->devx->ops->pd_free(mine);
-		*pd = expected;
-		return DOCA_SUCCESS;
-	}
-	*pd = mine;
+	*pd = cur->pd;
+	if (pdn != NULL)
+		*pdn = cur->pdn;
 	return DOCA_SUCCESS;
 }
 

@@ -182,8 +182,10 @@ doca_error_t doca_dev_close(struct doca_dev *dev)
 			     atomic_load(&dev->core_users));
 		return DOCA_ERROR_IN_USE;
 	}
-	if (atomic_load(&dev->core_pd) != NULL)
-		dev->devx->ops->pd_free(atomic_load(&dev->core_pd));
+	if (atomic_load(&dev->core_pd) != NULL) {
+		dev->devx->ops->pd_free(atomic_load(&dev->core_pd)->pd);
+		free(atomic_load(&dev->core_pd));
+	}
 	if (dev->pd != NULL) {
 		atomic_fetch_sub(&dev->pd->users, 1);
 		verbs_ctx_child_del(dev->pd->ctx);

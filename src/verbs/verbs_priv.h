@@ -45,12 +45,18 @@ struct doca_devinfo {
 	uint32_t swnic_index;
 };
 
+/* The PD DOCA Core made for a doca_dev_open() device, with its number. */
+struct doca_dev_core_pd {
+	struct ogda_devx_pd *pd;
+	uint32_t pdn;
+};
+
 struct doca_dev {
 	struct doca_devinfo info;
 	struct ogda_devx *devx;       /* doca_dev_open(): its own device */
 	struct doca_verbs_pd *pd;     /* doca_verbs_dev_open(): the PD it was opened on (devx NULL) */
 	/* DOCA Core (src/doca_core): the PD of doca_dev_open() devices, made on first use */
-	_Atomic(struct ogda_devx_pd *) core_pd;
+	_Atomic(struct doca_dev_core_pd *) core_pd;
 	atomic_uint core_users;       /* started doca_mmaps registered on this device */
 };
 

@@ -1,0 +1,47 @@
+/*
+ * OpenGDA — GPU-initiated RDMA for mlx5 NICs.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+
+/**
+ * @file doca_eth_txq_gpu_data_path.h
+ * @brief GPU data path of a DOCA Ethernet send queue (DOCA names): where its queue memory lives
+ *        and the handle device code posts through.
+ */
+#ifndef DOCA_ETH_TXQ_GPU_DATA_PATH_H_
+#define DOCA_ETH_TXQ_GPU_DATA_PATH_H_
+
+#include "doca_error.h"
+#include "doca_eth_txq.h"
+#include "doca_gpunetio.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief The device-side queue (doca_gpunetio_eth_def.h). */
+struct doca_gpu_eth_txq;
+
+/**
+ * @brief Where the send queue, its CQ and their doorbell records live (queue not started).
+ *
+ * DOCA's default is DOCA_GPU_MEM_TYPE_GPU. The software NIC reads queues from host memory, so on
+ * it a queue always uses pinned host memory mapped for the GPU (CPU_GPU), whatever this says
+ * (logged when it differs).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or an unknown type;
+ *         DOCA_ERROR_BAD_STATE when started.
+ */
+doca_error_t doca_eth_txq_gpu_set_sq_mem_type(struct doca_eth_txq *eth_txq, enum doca_gpu_mem_type mtype);
+
+/**
+ * @brief The handle device code posts through, valid while the queue is started.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_BAD_STATE when
+ *         the queue is not started.
+ */
+doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth_txq *eth_txq, struct doca_gpu_eth_txq **eth_txq_ext);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOCA_ETH_TXQ_GPU_DATA_PATH_H_ */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "eth_fixture.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+size_t efx_udp_frame(uint8_t *buf, const struct efx_udp *u, const void *payload, size_t n)
+{
+	uint8_t *ip = buf + 14, *udp = ip + 20;
+
+	memcpy(buf, u->dst_mac, 6);
+	memcpy(buf + 6, u->src_mac, 6);
+	put16(buf + 12, 0x0800);
+	memset(ip, 0, 20);
+	ip[0] = 0x45;                          /* IPv4, 20-byte header */
+	put16(ip + 2, (uint16_t)(20 + 8 + n)); /* total length */
+	put16(ip + 6, 0x4000);                 /* don't fragment */
+	ip[8] = 64;                            /* TTL */
+	ip[9] = 17;                            /* UDP */
+	put32(ip + 12, u->src_ip);
+	put32(ip + 16, u->dst_ip);
+	put16(udp, u->sport);
+	put16(udp + 2, u->dport);
+	put16(udp + 4, (uint16_t)(8 + n));
+	put16(udp + 6, 0);
+	memcpy(udp + 8, payload, n);
+	return 14 + 20 + 8 + n;
+}
+
+struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, uint8_t l3, uint8_t l4, struct doca_gpu_eth_txq **h)
+{
+	struct doca_eth_txq *t = NULL;
+
+	assert_int_equal(doca_eth_txq_create(f->dev, burst, &t), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_set_l3_chksum_offload(t, l3), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_set_l4_chksum_offload(t, l4), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(t), f->gpu), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_start(doca_eth_txq_as_doca_ctx(t)), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_get_gpu_handle(t, h), DOCA_SUCCESS);
+	/* A host handle's "device" memory is host memory: bound the waits so a defect fails, not hangs. */
+	(*h)->qp.cq_sq.ogda_wait_timeout_ns = EFX_WAIT_NS;
+	(*h)->qp.ogda_wait_timeout_ns = EFX_WAIT_NS;
+	return t;
+}
+
+void efx_txq_destroy(struct doca_eth_txq *txq)
+{
+	assert_int_equal(doca_ctx_stop(doca_eth_txq_as_doca_ctx(txq)), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_destroy(txq), DOCA_SUCCESS);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Fixture of the Ethernet tests: the DOCA Core fixture (swnic0 opened with doca_dev_open, a host
+ * GPU handle, a host buffer) plus a started doca_eth_txq whose device handle host threads post
+ * through (include/device/ogda_dev_eth.h), and UDP frame building. Every helper asserts (cmocka).
+ * Run with OPENGDA_SWNIC_ADDR= and OPENGDA_DISABLE_CUDA=1 (tests/eth/CMakeLists.txt).
+ */
+#ifndef OGDA_TESTS_ETH_ETH_FIXTURE_H_
+#define OGDA_TESTS_ETH_ETH_FIXTURE_H_
+
+#include "doca_core/core_fixture.h"
+#include "doca_ctx.h"
+#include "doca_eth_txq.h"
+#include "doca_eth_txq_gpu_data_path.h"
+#include "doca_gpunetio_eth_def.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EFX_WAIT_NS 5000000000ull /* bound of every device-side wait: 5 s (sanitized runs are slow) */
+
+/* Endpoints of a UDP/IPv4 frame (addresses and ports in host order). */
+struct efx_udp {
+	uint8_t dst_mac[6], src_mac[6];
+	uint32_t src_ip, dst_ip;
+	uint16_t sport, dport;
+};
+
+/*
+ * Writes an Ethernet + IPv4 + UDP frame carrying n payload bytes into buf and returns its length.
+ * The IPv4 and UDP checksums are left 0 (the NIC writes them when the queue offloads them).
+ */
+size_t efx_udp_frame(uint8_t *buf, const struct efx_udp *u, const void *payload, size_t n);
+
+/*
+ * A started send queue on f's device, data path on f's host GPU handle, with the given burst and
+ * checksum offloads; *h is its device handle, with waits bounded by EFX_WAIT_NS.
+ */
+struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, uint8_t l3, uint8_t l4, struct doca_gpu_eth_txq **h);
+/* Stops and destroys it. */
+void efx_txq_destroy(struct doca_eth_txq *txq);
+
+#endif /* OGDA_TESTS_ETH_ETH_FIXTURE_H_ */

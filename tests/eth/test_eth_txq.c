@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_eth_txq on the software NIC with no Ethernet port attached: bad input to every function,
+ * the context life cycle, sends from host threads through the device C core (NOTIFY CQEs with
+ * the frame length, frames counted as dropped by the unattached port), an error CQE for a bad
+ * key, and the checksum offload arithmetic against known values.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "device/ogda_dev_eth.h"
+#include "eth_fixture.h"
+#include "opengda.h"
+#include "swnic/swnic_eth_csum.h"
+#include "test_util.h"
+
+/* The call fails with want and logs an ERR line naming what. */
+#define EXPECT_ERR(call, want, what)                                                               \
+	do {                                                                                       \
+		char log_[4096];                                                                   \
+		doca_error_t got_;                                                                 \
+		stderr_capture_begin();                                                            \
+		got_ = (call);                                                                     \
+		stderr_capture_end(log_, sizeof(log_));                                            \
+		assert_int_equal(got_, (want));                                                    \
+		assert_non_null(strstr(log_, "[ERR]"));                                            \
+		assert_non_null(strstr(log_, (what)));                                             \
+	} while (0)
+
+static const struct efx_udp ends = {
+	.dst_mac = {0x02, 0, 0, 0, 0, 2}, .src_mac = {0x02, 0, 0, 0, 0, 1},
+	.src_ip = 0x0a4d0001, .dst_ip = 0x0a4d0002, .sport = 4000, .dport = 5000,
+};
+
+static void test_bad_input(void **state)
+{
+	struct cfx *f = *state;
+	struct doca_eth_txq *t = NULL;
+	struct doca_gpu_eth_txq *h = NULL;
+	uint32_t burst = 0;
+
+	EXPECT_ERR(doca_eth_txq_create(NULL, 64, &t), DOCA_ERROR_INVALID_VALUE, "doca_eth_txq_create");
+	EXPECT_ERR(doca_eth_txq_create(f->dev, 64, NULL), DOCA_ERROR_INVALID_VALUE, "doca_eth_txq_create");
+	EXPECT_ERR(doca_eth_txq_create(f->dev, 0, &t), DOCA_ERROR_INVALID_VALUE, "max_burst_size");
+	EXPECT_ERR(doca_eth_txq_create(f->dev, OPENGDA_ETH_TXQ_MAX_BURST + 1, &t), DOCA_ERROR_INVALID_VALUE,
+		   "max_burst_size");
+	EXPECT_ERR(doca_eth_txq_destroy(NULL), DOCA_ERROR_INVALID_VALUE, "doca_eth_txq_destroy");
+	EXPECT_ERR(doca_eth_txq_set_max_burst_size(NULL, 8), DOCA_ERROR_INVALID_VALUE, "doca_eth_txq_set_max_burst_size");
+	EXPECT_ERR(doca_eth_txq_set_l3_chksum_offload(NULL, 1), DOCA_ERROR_INVALID_VALUE, "l3_chksum");
+	EXPECT_ERR(doca_eth_txq_set_l4_chksum_offload(NULL, 1), DOCA_ERROR_INVALID_VALUE, "l4_chksum");
+	EXPECT_ERR(doca_eth_txq_gpu_set_sq_mem_type(NULL, DOCA_GPU_MEM_TYPE_GPU), DOCA_ERROR_INVALID_VALUE,
+		   "set_sq_mem_type");
+	EXPECT_ERR(doca_eth_txq_get_gpu_handle(NULL, &h), DOCA_ERROR_INVALID_VALUE, "get_gpu_handle");
+	EXPECT_ERR(doca_eth_txq_cap_get_max_burst_size(NULL, 1, 0, &burst), DOCA_ERROR_INVALID_VALUE, "max_burst");
+	EXPECT_ERR(doca_eth_txq_cap_get_max_burst_size(f->info, 1, 0, NULL), DOCA_ERROR_INVALID_VALUE, "max_burst");
+	EXPECT_ERR(doca_eth_txq_cap_get_max_burst_size(f->info, 3, 0, &burst), DOCA_ERROR_NOT_SUPPORTED, "max_burst");
+	EXPECT_ERR(doca_eth_txq_cap_get_max_burst_size(f->info, 1, 16, &burst), DOCA_ERROR_NOT_SUPPORTED, "max_burst");
+	assert_int_equal(doca_eth_txq_cap_get_max_burst_size(f->info, 2, 0, &burst), DOCA_SUCCESS);
+	assert_int_equal(burst, OPENGDA_ETH_TXQ_MAX_BURST);
+	stderr_capture_begin();
+	assert_null(doca_eth_txq_as_doca_ctx(NULL));
+	stderr_capture_end((char[256]){0}, 256);
+
+	assert_int_equal(doca_eth_txq_create(f->dev, 64, &t), DOCA_SUCCESS);
+	EXPECT_ERR(doca_eth_txq_set_max_burst_size(t, 0), DOCA_ERROR_INVALID_VALUE, "max_burst_size");
+	EXPECT_ERR(doca_eth_txq_set_l3_chksum_offload(t, 2), DOCA_ERROR_INVALID_VALUE, "l3_chksum");
+	EXPECT_ERR(doca_eth_txq_set_l4_chksum_offload(t, 7), DOCA_ERROR_INVALID_VALUE, "l4_chksum");
+	EXPECT_ERR(doca_eth_txq_gpu_set_sq_mem_type(t, (enum doca_gpu_mem_type)9), DOCA_ERROR_INVALID_VALUE,
+		   "set_sq_mem_type");
+	EXPECT_ERR(doca_eth_txq_get_gpu_handle(t, NULL), DOCA_ERROR_INVALID_VALUE, "get_gpu_handle");
+	EXPECT_ERR(doca_eth_txq_get_gpu_handle(t, &h), DOCA_ERROR_BAD_STATE, "not started");
+	assert_int_equal(doca_eth_txq_set_max_burst_size(t, 128), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_gpu_set_sq_mem_type(t, DOCA_GPU_MEM_TYPE_CPU_GPU), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_destroy(t), DOCA_SUCCESS);
+}
+
+static void test_lifecycle(void **state)
+{
+	struct cfx *f = *state;
+	struct doca_eth_txq *t = NULL;
+	struct doca_gpu_eth_txq *h = NULL, *h2 = NULL;
+	enum doca_ctx_states st;
+	struct doca_ctx *ctx;
+
+	assert_int_equal(doca_eth_txq_create(f->dev, 16, &t), DOCA_SUCCESS);
+	ctx = doca_eth_txq_as_doca_ctx(t);
+	/* Only the GPU data path exists: a CPU-datapath start is refused and the queue stays IDLE. */
+	EXPECT_ERR(doca_ctx_start(ctx), DOCA_ERROR_NOT_SUPPORTED, "GPU data path");
+	assert_int_equal(doca_ctx_get_state(ctx, &st), DOCA_SUCCESS);
+	assert_int_equal(st, DOCA_CTX_STATE_IDLE);
+	assert_int_equal(doca_ctx_set_datapath_on_gpu(ctx, f->gpu), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_start(ctx), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_get_state(ctx, &st), DOCA_SUCCESS);
+	assert_int_equal(st, DOCA_CTX_STATE_RUNNING);
+	assert_int_equal(doca_eth_txq_get_gpu_handle(t, &h), DOCA_SUCCESS);
+	assert_non_null(h);
+	/* 16 descriptors still get a 64-WQEBB ring; the handle names a real SQ and CQ. */
+	assert_int_equal(h->qp.sq_wqe_num, 64);
+	assert_int_equal(h->qp.cq_sq.cqe_num, 64);
+	assert_int_not_equal(h->qp.sq_num, 0);
+	assert_int_not_equal(h->qp.cq_sq.cq_num, 0);
+	EXPECT_ERR(doca_eth_txq_set_l3_chksum_offload(t, 1), DOCA_ERROR_BAD_STATE, "started");
+	EXPECT_ERR(doca_eth_txq_destroy(t), DOCA_ERROR_BAD_STATE, "stop it");
+	EXPECT_ERR(doca_dev_close(f->dev), DOCA_ERROR_IN_USE, "still use the device");
+	assert_int_equal(doca_ctx_stop(ctx), DOCA_SUCCESS);
+	EXPECT_ERR(doca_eth_txq_get_gpu_handle(t, &h), DOCA_ERROR_BAD_STATE, "not started");
+	/* Restartable, with the new configuration. */
+	assert_int_equal(doca_eth_txq_set_l3_chksum_offload(t, 1), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_start(ctx), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_get_gpu_handle(t, &h2), DOCA_SUCCESS);
+	assert_int_equal(h2->enable_l3_cs_offload, 1);
+	assert_int_equal(h2->cs_flags, DOCA_GPUNETIO_ETH_L3_CSUM);
+	efx_txq_destroy(t);
+}
+
+/* Frames sent with no port attached: completed (NOTIFY), counted as dropped by the port. */
+static void test_send_unattached(void **state)
+{
+	struct cfx *f = *state;
+	struct opengda_eth_port_stats before, after;
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t = efx_txq_start(f, 64, 1, 1, &h);
+	struct doca_mmap *m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	const struct opengda_mlx5_cqe64 *cqe;
+	uint32_t mkey = 0, done = 0, k;
+	uint64_t ticket = 0;
+	size_t len = efx_udp_frame(f->buf, &ends, "hello", 5);
+
+	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
+	for (k = 0; k < 3; k++)
+		ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, opengda_mlx5_htobe32(mkey), (uint32_t)len,
+				     k == 2 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE,
+				     OGDA_DEV_SHARE_EXCLUSIVE, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, &ticket);
+	assert_int_equal(ticket, 2);
+	/* One NOTIFY send, one CQE: the REQ CQE of the third WQE, with the frame length. */
+	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
+	assert_int_equal(done, 1);
+	cqe = (const struct opengda_mlx5_cqe64 *)(const void *)h->qp.cq_sq.cqe_daddr;
+	assert_int_equal(cqe->op_own >> 4, OPENGDA_MLX5_CQE_REQ);
+	assert_int_equal(opengda_mlx5_cqe_wqe_counter(cqe), 2);
+	assert_int_equal(opengda_mlx5_be32toh(cqe->byte_cnt), len);
+	assert_int_equal(opengda_mlx5_be32toh(cqe->sop_drop_qpn) >> 24, OPENGDA_MLX5_OPCODE_SEND);
+	assert_int_equal(opengda_mlx5_be32toh(cqe->sop_drop_qpn) & 0xffffff, h->qp.sq_num);
+	/* Nothing else completed: NONE sends produce no CQE. */
+	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 0, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
+	assert_int_equal(done, 0);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
+	assert_true(after.tx_dropped == before.tx_dropped + 3);
+	assert_true(after.tx_packets == before.tx_packets);
+	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+	efx_txq_destroy(t);
+}
+
+/* A send with a key the NIC does not know completes in error (LOCAL_PROT), without NOTIFY too. */
+static void test_send_bad_key(void **state)
+{
+	struct cfx *f = *state;
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t = efx_txq_start(f, 64, 0, 0, &h);
+	uint32_t done = 0;
+	int rc;
+
+	ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, opengda_mlx5_htobe32(0x7777), 60,
+			     DOCA_GPUNETIO_ETH_SEND_FLAG_NONE, OGDA_DEV_SHARE_GPU, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
+	rc = ogda_dev_eth_poll_completion(h, 1, 1, 1, OGDA_DEV_SHARE_GPU, &done);
+	assert_int_equal(rc, OPENGDA_DEV_CQE_ERROR(OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR));
+	assert_int_equal(done, 0);
+	efx_txq_destroy(t);
+}
+
+/* The checksum offload arithmetic: a known IPv4 header, and the receiver's verification identity. */
+static void test_csum_values(void **state)
+{
+	/* RFC 1071-style example header with checksum 0xb861. */
+	static const uint8_t ip_hdr[20] = {0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11,
+					   0x00, 0x00, 0xc0, 0xa8, 0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7};
+	uint8_t frame[128];
+	size_t len;
+
+	(void)state;
+	assert_int_equal(swnic_eth_inet_csum(ip_hdr, sizeof(ip_hdr)), 0xb861);
+	len = efx_udp_frame(frame, &ends, "checksum", 8);
+	assert_int_equal(swnic_eth_csum_fill(frame, len, 0), 0);
+	assert_int_equal(swnic_eth_csum_fill(frame, len, OPENGDA_MLX5_ETH_WQE_L3_CSUM), SWNIC_ETH_CSUM_IP4);
+	assert_int_equal(swnic_eth_inet_csum(frame + 14, 20), 0); /* a valid header sums to 0xffff */
+	assert_int_equal(swnic_eth_csum_fill(frame, len, OPENGDA_MLX5_ETH_WQE_L3_CSUM | OPENGDA_MLX5_ETH_WQE_L4_CSUM),
+			 SWNIC_ETH_CSUM_IP4 | SWNIC_ETH_CSUM_UDP);
+	assert_true(frame[14 + 20 + 6] != 0 || frame[14 + 20 + 7] != 0);
+	/* Truncated or non-IP frames are left alone. */
+	frame[12] = 0x88;
+	frame[13] = 0xb5;
+	assert_int_equal(swnic_eth_csum_fill(frame, len, 0xc0), 0);
+	assert_int_equal(swnic_eth_csum_fill(frame, 10, 0xc0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_bad_input, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_lifecycle, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_send_unattached, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_send_bad_key, cfx_setup, cfx_teardown),
+		cmocka_unit_test(test_csum_values),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

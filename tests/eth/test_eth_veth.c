@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Frames from the device data path reach Linux: the test enters a network namespace of its own
+ * (a user namespace too when not root), makes a veth pair there (iproute2), attaches the software
+ * NIC's Ethernet port to one end and gives the other an address. Host threads send UDP frames
+ * through the device C core with checksum offload; a UDP socket on the other end must receive
+ * every payload, so the kernel found the IPv4 and UDP checksums valid. A frame with a wrong UDP
+ * checksum and no offload must instead be counted by the kernel as a checksum error.
+ *
+ * Where namespaces, veth or iproute2 are unavailable the test says why on stderr and exits 77
+ * (CTest reports it skipped).
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "device/ogda_dev_eth.h"
+#include "eth_fixture.h"
+#include "opengda.h"
+
+#define IF_NIC "ogda0"   /* the software NIC's end */
+#define IF_HOST "ogda1"  /* the Linux end */
+#define NIC_IP 0x0a4d0001u  /* 10.77.0.1 */
+#define HOST_IP 0x0a4d0002u /* 10.77.0.2 */
+#define DPORT 5000
+#define SPORT 4000
+#define THREADS 2
+#define PER_THREAD 8
+#define SLOT 256u         /* bytes of the buffer per frame */
+#define SKIP_CODE 77
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* Before any thread exists: a network namespace of our own. 0, or -1 with the reason in why. */
+static int enter_netns(char *why, size_t n)
+{
+	char map[64];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+
+	if (uid == 0) {
+		if (unshare(CLONE_NEWNET) == 0)
+			return 0;
+	} else if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) {
+		snprintf(map, sizeof(map), "0 %u 1", (unsigned)uid);
+		if (write_file("/proc/self/setgroups", "deny") == 0 && write_file("/proc/self/uid_map", map) == 0) {
+			snprintf(map, sizeof(map), "0 %u 1", (unsigned)gid);
+			if (write_file("/proc/self/gid_map", map) == 0)
+				return 0;
+		}
+		snprintf(why, n, "cannot map ids in the new user namespace");
+		return -1;
+	}
+	snprintf(why, n, "unshare(CLONE_NEWNET) failed: %s", strerror(errno));
+	return -1;
+}
+
+static int make_veth(char *why, size_t n)
+{
+	const char *cmd = "ip link set lo up && ip link add " IF_NIC " type veth peer name " IF_HOST
+			  " && ip link set " IF_NIC " up && ip link set " IF_HOST " up"
+			  " && ip addr add 10.77.0.2/24 dev " IF_HOST " 2>&1";
+
+	if (system("command -v ip >/dev/null 2>&1") != 0) {
+		snprintf(why, n, "iproute2 (ip) is not installed");
+		return -1;
+	}
+	if (system(cmd) != 0) {
+		snprintf(why, n, "cannot create the veth pair " IF_NIC "/" IF_HOST);
+		return -1;
+	}
+	return 0;
+}
+
+static void if_mac(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	assert_true(s >= 0);
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	assert_int_equal(ioctl(s, SIOCGIFHWADDR, &ifr), 0);
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(s);
+}
+
+static int udp_listen(void)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(DPORT), .sin_addr.s_addr = htonl(HOST_IP)};
+	struct timeval tv = {.tv_sec = 5};
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	assert_true(s >= 0);
+	assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+	return s;
+}
+
+/* The kernel's count of UDP datagrams dropped for a bad checksum (/proc/net/snmp, this namespace). */
+static unsigned long udp_csum_errors(void)
+{
+	char line[1024], names[1024] = "";
+	FILE *f = fopen("/proc/net/snmp", "r");
+	unsigned long v = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "Udp:", 4) != 0)
+			continue;
+		if (names[0] == '\0') {
+			snprintf(names, sizeof(names), "%s", line);
+			continue;
+		}
+		/* The values line: walk both lines to the InCsumErrors column. */
+		char *sn = NULL, *sv = NULL;
+		char *tn = strtok_r(names, " \n", &sn), *tv = strtok_r(line, " \n", &sv);
+
+		while (tn != NULL && tv != NULL && strcmp(tn, "InCsumErrors") != 0) {
+			tn = strtok_r(NULL, " \n", &sn);
+			tv = strtok_r(NULL, " \n", &sv);
+		}
+		if (tn != NULL && tv != NULL)
+			v = strtoul(tv, NULL, 10);
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+struct sender {
+	struct cfx *f;
+	struct doca_gpu_eth_txq *h;
+	struct efx_udp ends;
+	uint32_t mkey_be;
+	unsigned id;
+	size_t len[PER_THREAD];
+};
+
+/* One host thread of "device code": PER_THREAD frames on the shared queue, each NOTIFY. */
+static void *send_main(void *arg)
+{
+	struct sender *s = arg;
+	unsigned k;
+
+	for (k = 0; k < PER_THREAD; k++) {
+		uint8_t *frame = s->f->buf + (size_t)(s->id * PER_THREAD + k) * SLOT;
+		char payload[32];
+		int n = snprintf(payload, sizeof(payload), "payload t%u k%u", s->id, k);
+
+		s->len[k] = efx_udp_frame(frame, &s->ends, payload, (size_t)n);
+		ogda_dev_eth_op_send(s->h, (uint64_t)(uintptr_t)frame, s->mkey_be, (uint32_t)s->len[k],
+				     DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, OGDA_DEV_SHARE_GPU,
+				     DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
+	}
+	return NULL;
+}
+
+static void setup_ends(struct efx_udp *u)
+{
+	memset(u, 0, sizeof(*u));
+	if_mac(IF_HOST, u->dst_mac);
+	if_mac(IF_NIC, u->src_mac);
+	u->src_ip = NIC_IP;
+	u->dst_ip = HOST_IP;
+	u->sport = SPORT;
+	u->dport = DPORT;
+}
+
+static void test_udp_reaches_linux(void **state)
+{
+	struct cfx *f = *state;
+	struct opengda_eth_port_stats before, after;
+	struct sender snd[THREADS];
+	pthread_t th[THREADS];
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t;
+	struct doca_mmap *m;
+	bool seen[THREADS][PER_THREAD] = {{false}};
+	uint32_t mkey = 0, done = 0;
+	unsigned i, k, got = 0;
+	int sock;
+
+	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
+	sock = udp_listen();
+	t = efx_txq_start(f, 64, 1, 1, &h);
+	m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
+	for (i = 0; i < THREADS; i++) {
+		snd[i] = (struct sender){.f = f, .h = h, .mkey_be = htonl(mkey), .id = i};
+		setup_ends(&snd[i].ends);
+		assert_int_equal(pthread_create(&th[i], NULL, send_main, &snd[i]), 0);
+	}
+	for (i = 0; i < THREADS; i++)
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+	/* Every send was NOTIFY: THREADS * PER_THREAD completions, all good. */
+	assert_int_equal(ogda_dev_eth_poll_completion(h, THREADS * PER_THREAD, 0, 1, OGDA_DEV_SHARE_GPU, &done), 0);
+	assert_int_equal(done, THREADS * PER_THREAD);
+
+	while (got < THREADS * PER_THREAD) {
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		char buf[256];
+		ssize_t n = recvfrom(sock, buf, sizeof(buf) - 1, 0, (struct sockaddr *)&from, &fl);
+
+		assert_true(n > 0); /* within 5 s, or the kernel dropped it */
+		buf[n] = '\0';
+		assert_int_equal(sscanf(buf, "payload t%u k%u", &i, &k), 2);
+		assert_true(i < THREADS && k < PER_THREAD);
+		assert_false(seen[i][k]);
+		seen[i][k] = true;
+		assert_int_equal(ntohl(from.sin_addr.s_addr), NIC_IP);
+		assert_int_equal(ntohs(from.sin_port), SPORT);
+		got++;
+	}
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
+	assert_true(after.tx_packets == before.tx_packets + THREADS * PER_THREAD);
+	assert_true(after.tx_errors == before.tx_errors);
+	close(sock);
+	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+	efx_txq_destroy(t);
+	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
+}
+
+/* Without L4 offload a wrong UDP checksum leaves as written, and the kernel drops it. */
+static void test_bad_checksum_dropped(void **state)
+{
+	struct cfx *f = *state;
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t;
+	struct doca_mmap *m;
+	struct efx_udp u;
+	uint32_t mkey = 0, done = 0;
+	unsigned long errs0, errs;
+	struct timespec ts = {0, 10000000};
+	char buf[64];
+	size_t len;
+	int sock, tries;
+
+	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
+	sock = udp_listen();
+	t = efx_txq_start(f, 64, 1, 0, &h);
+	m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
+	setup_ends(&u);
+	errs0 = udp_csum_errors();
+	len = efx_udp_frame(f->buf, &u, "corrupt", 7);
+	f->buf[14 + 20 + 6] = 0x12; /* a UDP checksum that cannot be right */
+	f->buf[14 + 20 + 7] = 0x34;
+	/* Then a frame without a UDP checksum (0: allowed over IPv4): it must arrive. */
+	len = efx_udp_frame(f->buf + SLOT, &u, "no-csum", 7);
+	ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, htonl(mkey), (uint32_t)len, DOCA_GPUNETIO_ETH_SEND_FLAG_NONE,
+			     OGDA_DEV_SHARE_EXCLUSIVE, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
+	ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)(f->buf + SLOT), htonl(mkey), (uint32_t)len,
+			     DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, OGDA_DEV_SHARE_EXCLUSIVE,
+			     DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
+	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
+	assert_true(recv(sock, buf, sizeof(buf), 0) == 7);
+	assert_memory_equal(buf, "no-csum", 7);
+	/* The corrupt one went first on the same wire: the kernel has counted it by now (or shortly). */
+	for (tries = 0, errs = udp_csum_errors(); errs == errs0 && tries < 500; tries++, errs = udp_csum_errors())
+		nanosleep(&ts, NULL);
+	assert_true(errs == errs0 + 1);
+	close(sock);
+	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+	efx_txq_destroy(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_udp_reaches_linux, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_checksum_dropped, cfx_setup, cfx_teardown),
+	};
+	char why[256];
+
+	if (enter_netns(why, sizeof(why)) != 0 || make_veth(why, sizeof(why)) != 0) {
+		fprintf(stderr, "SKIPPED eth_veth: %s; the Ethernet path to Linux was NOT tested\n", why);
+		return SKIP_CODE;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
