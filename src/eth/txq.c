@@ -6,6 +6,7 @@
 #include "eth/eth_priv.h"
 
 #include "core/log.h"
+#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -41,6 +42,7 @@ static doca_error_t check_idle(const struct doca_eth_txq *txq, const char *func)
 
 doca_error_t doca_eth_txq_create(struct doca_dev *dev, uint32_t max_burst_size, struct doca_eth_txq **eth_txq)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_create, (dev, max_burst_size, eth_txq));
 	struct doca_eth_txq *t;
 
 	if (dev == NULL || eth_txq == NULL) {
@@ -64,6 +66,7 @@ doca_error_t doca_eth_txq_create(struct doca_dev *dev, uint32_t max_burst_size, 
 
 doca_error_t doca_eth_txq_destroy(struct doca_eth_txq *eth_txq)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_destroy, (eth_txq));
 	doca_error_t err;
 
 	if (eth_txq == NULL) {
@@ -79,6 +82,7 @@ doca_error_t doca_eth_txq_destroy(struct doca_eth_txq *eth_txq)
 
 struct doca_ctx *doca_eth_txq_as_doca_ctx(struct doca_eth_txq *eth_txq)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_as_doca_ctx, (eth_txq));
 	if (eth_txq == NULL) {
 		OGDA_LOG_ERR("%s: eth_txq must not be NULL", __func__);
 		return NULL;
@@ -88,6 +92,7 @@ struct doca_ctx *doca_eth_txq_as_doca_ctx(struct doca_eth_txq *eth_txq)
 
 doca_error_t doca_eth_txq_set_max_burst_size(struct doca_eth_txq *eth_txq, uint32_t max_burst_size)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_set_max_burst_size, (eth_txq, max_burst_size));
 	doca_error_t err = check_idle(eth_txq, __func__);
 
 	if (err != DOCA_SUCCESS)
@@ -101,6 +106,7 @@ doca_error_t doca_eth_txq_set_max_burst_size(struct doca_eth_txq *eth_txq, uint3
 doca_error_t doca_eth_txq_cap_get_max_burst_size(const struct doca_devinfo *devinfo, uint32_t max_send_buf_list_len,
 						 uint16_t max_inline_size, uint32_t *max_burst_size)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_cap_get_max_burst_size, (devinfo, max_send_buf_list_len, max_inline_size, max_burst_size));
 	if (devinfo == NULL || max_burst_size == NULL) {
 		OGDA_LOG_ERR("%s: devinfo and max_burst_size must not be NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
@@ -130,16 +136,19 @@ static doca_error_t set_flag(struct doca_eth_txq *txq, uint8_t v, uint8_t *field
 
 doca_error_t doca_eth_txq_set_l3_chksum_offload(struct doca_eth_txq *eth_txq, uint8_t enable_l3_chksum)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_set_l3_chksum_offload, (eth_txq, enable_l3_chksum));
 	return set_flag(eth_txq, enable_l3_chksum, eth_txq != NULL ? &eth_txq->l3_csum : NULL, __func__);
 }
 
 doca_error_t doca_eth_txq_set_l4_chksum_offload(struct doca_eth_txq *eth_txq, uint8_t enable_l4_chksum)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_set_l4_chksum_offload, (eth_txq, enable_l4_chksum));
 	return set_flag(eth_txq, enable_l4_chksum, eth_txq != NULL ? &eth_txq->l4_csum : NULL, __func__);
 }
 
 doca_error_t doca_eth_txq_gpu_set_sq_mem_type(struct doca_eth_txq *eth_txq, enum doca_gpu_mem_type mtype)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_gpu_set_sq_mem_type, (eth_txq, mtype));
 	doca_error_t err = check_idle(eth_txq, __func__);
 
 	if (err != DOCA_SUCCESS)
@@ -154,6 +163,7 @@ doca_error_t doca_eth_txq_gpu_set_sq_mem_type(struct doca_eth_txq *eth_txq, enum
 
 doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth_txq *eth_txq, struct doca_gpu_eth_txq **eth_txq_ext)
 {
+	OGDA_SDK_FORWARD(doca_eth_txq_get_gpu_handle, (eth_txq, eth_txq_ext));
 	if (eth_txq == NULL || eth_txq_ext == NULL) {
 		OGDA_LOG_ERR("%s: eth_txq and eth_txq_ext must not be NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "device/ogda_dev_eth.h"
+
 static void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
@@ -62,4 +64,32 @@ void efx_txq_destroy(struct doca_eth_txq *txq)
 {
 	assert_int_equal(doca_ctx_stop(doca_eth_txq_as_doca_ctx(txq)), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_txq_destroy(txq), DOCA_SUCCESS);
+}
+
+uint64_t efx_post_inline_send(struct doca_gpu_eth_txq *h, const uint8_t *frame, uint32_t len, uint32_t mkey,
+			      uint32_t hdr_len, uint16_t hdr_len_field, uint8_t ds_override)
+{
+	uint8_t wqe[128] = {0};
+	struct opengda_mlx5_wqe_eth_seg *eseg = (struct opengda_mlx5_wqe_eth_seg *)(void *)(wqe + 16);
+	uint32_t inl_end = 16 + 14 + hdr_len, data_at = (inl_end + 15u) & ~15u;
+	uint32_t ds = ds_override ? ds_override : data_at / 16 + 1;
+	uint64_t base;
+	uint32_t k, nbb = (ds + 3) / 4;
+
+	assert_true(hdr_len >= 2 && data_at + 16 <= sizeof(wqe));
+	base = ogda_dev_eth_reserve(h, nbb, OGDA_DEV_SHARE_EXCLUSIVE);
+	assert_int_equal(opengda_mlx5_ctrl_seg_write((struct opengda_mlx5_wqe_ctrl_seg *)(void *)wqe, 0, (uint16_t)base,
+						     OPENGDA_MLX5_OPCODE_SEND, h->qp.sq_num, (uint8_t)ds,
+						     OPENGDA_MLX5_WQE_CTRL_CQ_UPDATE, 0),
+			 0);
+	assert_int_equal(opengda_mlx5_eth_seg_write(eseg, h->cs_flags), 0);
+	eseg->inline_hdr_sz = opengda_mlx5_htobe16(hdr_len_field);
+	memcpy(wqe + 16 + 14, frame, hdr_len); /* from inline_hdr_start on */
+	assert_int_equal(opengda_mlx5_data_seg_write((struct opengda_mlx5_wqe_data_seg *)(void *)(wqe + data_at),
+						     len - hdr_len, mkey, (uint64_t)(uintptr_t)(frame + hdr_len)),
+			 0);
+	for (k = 0; k < nbb; k++)
+		memcpy(ogda_dev_wqe_ptr(&h->qp, base + k), wqe + 64 * k, 64);
+	ogda_dev_eth_post(h, base, nbb, OGDA_DEV_SHARE_EXCLUSIVE, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO);
+	return base;
 }

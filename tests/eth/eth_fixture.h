@@ -37,6 +37,15 @@ size_t efx_udp_frame(uint8_t *buf, const struct efx_udp *u, const void *payload,
  * checksum offloads; *h is its device handle, with waits bounded by EFX_WAIT_NS.
  */
 struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, uint8_t l3, uint8_t l4, struct doca_gpu_eth_txq **h);
+/*
+ * Posts one SEND built by hand on the host (what the device API does not write): the frame's
+ * first hdr_len bytes inline in the Ethernet segment (inline_hdr_sz = hdr_len_field, normally
+ * hdr_len), the rest from one data segment; DS = ds_override when non-zero. CE always.
+ * Returns the WQE index.
+ */
+uint64_t efx_post_inline_send(struct doca_gpu_eth_txq *h, const uint8_t *frame, uint32_t len, uint32_t mkey,
+			      uint32_t hdr_len, uint16_t hdr_len_field, uint8_t ds_override);
+
 /* Stops and destroys it. */
 void efx_txq_destroy(struct doca_eth_txq *txq);
 

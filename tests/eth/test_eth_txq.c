@@ -175,6 +175,25 @@ static void test_send_bad_key(void **state)
 	efx_txq_destroy(t);
 }
 
+/* Inline header bytes that run past the WQE end: LOCAL_QP_OP, as a NIC reports a malformed WQE. */
+static void test_inline_past_end(void **state)
+{
+	struct cfx *f = *state;
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t = efx_txq_start(f, 64, 0, 0, &h);
+	const uint8_t *cqe;
+	uint32_t done = 0;
+
+	/* 42 header bytes claimed as 200, in a WQE of 4 DS (64 bytes). */
+	(void)efx_post_inline_send(h, f->buf, 100, 0, 42, 200, 4);
+	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done),
+			 OPENGDA_DEV_CQE_ERROR(OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR));
+	cqe = h->qp.cq_sq.cqe_daddr;
+	assert_int_equal(cqe[63] >> 4, OPENGDA_MLX5_CQE_REQ_ERR);
+	assert_int_equal(cqe[OPENGDA_MLX5_ERR_CQE_SYNDROME], OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+	efx_txq_destroy(t);
+}
+
 /* The checksum offload arithmetic: a known IPv4 header, and the receiver's verification identity. */
 static void test_csum_values(void **state)
 {
@@ -207,6 +226,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lifecycle, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_send_unattached, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_send_bad_key, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_inline_past_end, cfx_setup, cfx_teardown),
 		cmocka_unit_test(test_csum_values),
 	};
 

@@ -298,9 +298,41 @@ static void test_bad_checksum_dropped(void **state)
 	efx_txq_destroy(t);
 }
 
+/* The packet head carried inline in the Ethernet segment (a two-WQEBB WQE), the payload by pointer. */
+static void test_inline_headers(void **state)
+{
+	struct cfx *f = *state;
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t;
+	struct doca_mmap *m;
+	struct efx_udp u;
+	uint32_t mkey = 0, done = 0;
+	char buf[64];
+	size_t len;
+	int sock;
+
+	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
+	sock = udp_listen();
+	t = efx_txq_start(f, 64, 1, 1, &h);
+	m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
+	setup_ends(&u);
+	len = efx_udp_frame(f->buf, &u, "inline-head", 11);
+	/* Ethernet, IPv4 and UDP headers (42 bytes) inline; their checksums written by the port. */
+	(void)efx_post_inline_send(h, f->buf, (uint32_t)len, mkey, 42, 42, 0);
+	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
+	assert_true(recv(sock, buf, sizeof(buf), 0) == 11);
+	assert_memory_equal(buf, "inline-head", 11);
+	close(sock);
+	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+	efx_txq_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_inline_headers, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_udp_reaches_linux, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_checksum_dropped, cfx_setup, cfx_teardown),
 	};
