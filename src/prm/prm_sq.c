@@ -8,6 +8,8 @@
 
 #include "prm/prm_cmd.h"
 
+#include <string.h>
+
 static const struct prm_field tisc_fields[] = {
 	PRM_BITS("prio", 0, 19, 16),
 	PRM_BITS("transport_domain", 9, 23, 0),
@@ -109,21 +111,7 @@ const struct prm_layout prm_destroy_sq_in_layout = PRM_LAYOUT("destroy_sq_in", P
 	X(packet_pacing_rate_limit_index, "packet_pacing_rate_limit_index")                        \
 	X(tis_lst_sz, "tis_lst_sz")                                                                \
 	X(tis_num_0, "tis_num_0")                                                                  \
-	X(wq.wq_type, "wq.wq_type")                                                                \
-	X(wq.wq_signature, "wq.wq_signature")                                                      \
-	X(wq.pd, "wq.pd")                                                                          \
-	X(wq.uar_page, "wq.uar_page")                                                              \
-	X(wq.dbr_addr, "wq.dbr_addr")                                                              \
-	X(wq.hw_counter, "wq.hw_counter")                                                          \
-	X(wq.sw_counter, "wq.sw_counter")                                                          \
-	X(wq.log_wq_stride, "wq.log_wq_stride")                                                    \
-	X(wq.log_wq_pg_sz, "wq.log_wq_pg_sz")                                                      \
-	X(wq.log_wq_sz, "wq.log_wq_sz")                                                            \
-	X(wq.dbr_umem_valid, "wq.dbr_umem_valid")                                                  \
-	X(wq.wq_umem_valid, "wq.wq_umem_valid")                                                    \
-	X(wq.dbr_umem_id, "wq.dbr_umem_id")                                                        \
-	X(wq.wq_umem_id, "wq.wq_umem_id")                                                          \
-	X(wq.wq_umem_offset, "wq.wq_umem_offset")
+	PRM_WQ_MEMBERS(X)
 
 #define CREATE_TISC(m, path) PRM_MAP(struct prm_create_tis_params, tisc.m, "ctx." path),
 static const struct prm_param_map create_tis_in_map[] = {
@@ -149,22 +137,39 @@ static const struct prm_param_map modify_sq_in_map[] = {
 };
 #undef MODIFY_SQC
 
+/*
+ * Parsers read into a zeroed scratch copy (size bytes, at most sizeof(union scratch)) so that the
+ * caller's struct is untouched on failure.
+ */
+union parse_scratch {
+	struct prm_create_tis_params tis;
+	struct prm_create_sq_params sq;
+	struct prm_modify_sq_params msq;
+};
+
+static doca_error_t parse_copy(const struct prm_layout *layout, uint16_t opcode, const struct prm_param_map *map,
+			       size_t n, const void *in, size_t len, void *p, size_t size)
+{
+	union parse_scratch v;
+	doca_error_t err;
+
+	memset(&v, 0, sizeof(v));
+	err = prm_cmd_mapped_in_parse(layout, opcode, map, n, in, len, p != NULL ? &v : NULL);
+	if (err == DOCA_SUCCESS)
+		memcpy(p, &v, size);
+	return err;
+}
+
 doca_error_t prm_create_tis_in_build(const struct prm_create_tis_params *p, void *in, size_t len)
 {
 	return prm_cmd_mapped_in_build(&prm_create_tis_in_layout, PRM_CMD_CREATE_TIS, create_tis_in_map,
 				       PRM_MAP_COUNT(create_tis_in_map), in, len, p);
 }
 
-/* Parsers read into a local copy so that the caller's struct is untouched on failure. */
 doca_error_t prm_create_tis_in_parse(const void *in, size_t len, struct prm_create_tis_params *p)
 {
-	struct prm_create_tis_params v = {0};
-	doca_error_t err = prm_cmd_mapped_in_parse(&prm_create_tis_in_layout, PRM_CMD_CREATE_TIS, create_tis_in_map,
-						   PRM_MAP_COUNT(create_tis_in_map), in, len, p ? &v : NULL);
-
-	if (err == DOCA_SUCCESS)
-		*p = v;
-	return err;
+	return parse_copy(&prm_create_tis_in_layout, PRM_CMD_CREATE_TIS, create_tis_in_map,
+			  PRM_MAP_COUNT(create_tis_in_map), in, len, p, sizeof(*p));
 }
 
 doca_error_t prm_destroy_tis_in_build(uint16_t uid, uint32_t tisn, void *in, size_t len)
@@ -185,13 +190,8 @@ doca_error_t prm_create_sq_in_build(const struct prm_create_sq_params *p, void *
 
 doca_error_t prm_create_sq_in_parse(const void *in, size_t len, struct prm_create_sq_params *p)
 {
-	struct prm_create_sq_params v = {0};
-	doca_error_t err = prm_cmd_mapped_in_parse(&prm_create_sq_in_layout, PRM_CMD_CREATE_SQ, create_sq_in_map,
-						   PRM_MAP_COUNT(create_sq_in_map), in, len, p ? &v : NULL);
-
-	if (err == DOCA_SUCCESS)
-		*p = v;
-	return err;
+	return parse_copy(&prm_create_sq_in_layout, PRM_CMD_CREATE_SQ, create_sq_in_map, PRM_MAP_COUNT(create_sq_in_map),
+			  in, len, p, sizeof(*p));
 }
 
 doca_error_t prm_modify_sq_in_build(const struct prm_modify_sq_params *p, void *in, size_t len)
@@ -202,13 +202,8 @@ doca_error_t prm_modify_sq_in_build(const struct prm_modify_sq_params *p, void *
 
 doca_error_t prm_modify_sq_in_parse(const void *in, size_t len, struct prm_modify_sq_params *p)
 {
-	struct prm_modify_sq_params v = {0};
-	doca_error_t err = prm_cmd_mapped_in_parse(&prm_modify_sq_in_layout, PRM_CMD_MODIFY_SQ, modify_sq_in_map,
-						   PRM_MAP_COUNT(modify_sq_in_map), in, len, p ? &v : NULL);
-
-	if (err == DOCA_SUCCESS)
-		*p = v;
-	return err;
+	return parse_copy(&prm_modify_sq_in_layout, PRM_CMD_MODIFY_SQ, modify_sq_in_map, PRM_MAP_COUNT(modify_sq_in_map),
+			  in, len, p, sizeof(*p));
 }
 
 doca_error_t prm_destroy_sq_in_build(uint16_t uid, uint32_t sqn, void *in, size_t len)

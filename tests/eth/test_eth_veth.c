@@ -196,42 +196,64 @@ static void setup_ends(struct efx_udp *u)
 	u->dport = DPORT;
 }
 
+/* What every test here sets up: the port on IF_NIC, a UDP socket on IF_HOST, a started queue. */
+struct vrun {
+	int sock;
+	struct doca_eth_txq *t;
+	struct doca_gpu_eth_txq *h;
+	struct doca_mmap *m;
+	uint32_t mkey;
+	struct efx_udp u;
+};
+
+static void vrun_begin(struct cfx *f, uint8_t l3, uint8_t l4, struct vrun *r)
+{
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
+	r->sock = udp_listen();
+	r->t = efx_txq_start(f, 64, l3, l4, &r->h);
+	r->m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	assert_int_equal(doca_mmap_get_mkey(r->m, f->dev, &r->mkey), DOCA_SUCCESS);
+	setup_ends(&r->u);
+}
+
+static void vrun_end(struct cfx *f, struct vrun *r)
+{
+	close(r->sock);
+	assert_int_equal(doca_mmap_stop(r->m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(r->m), DOCA_SUCCESS);
+	efx_txq_destroy(r->t);
+	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
+}
+
 static void test_udp_reaches_linux(void **state)
 {
 	struct cfx *f = *state;
 	struct opengda_eth_port_stats before, after;
 	struct sender snd[THREADS];
 	pthread_t th[THREADS];
-	struct doca_gpu_eth_txq *h = NULL;
-	struct doca_eth_txq *t;
-	struct doca_mmap *m;
 	bool seen[THREADS][PER_THREAD] = {{false}};
-	uint32_t mkey = 0, done = 0;
+	struct vrun r;
+	uint32_t done = 0;
 	unsigned i, k, got = 0;
-	int sock;
 
-	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
+	vrun_begin(f, 1, 1, &r);
 	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
-	sock = udp_listen();
-	t = efx_txq_start(f, 64, 1, 1, &h);
-	m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
 	for (i = 0; i < THREADS; i++) {
-		snd[i] = (struct sender){.f = f, .h = h, .mkey_be = htonl(mkey), .id = i};
-		setup_ends(&snd[i].ends);
+		snd[i] = (struct sender){.f = f, .h = r.h, .mkey_be = htonl(r.mkey), .id = i, .ends = r.u};
 		assert_int_equal(pthread_create(&th[i], NULL, send_main, &snd[i]), 0);
 	}
 	for (i = 0; i < THREADS; i++)
 		assert_int_equal(pthread_join(th[i], NULL), 0);
 	/* Every send was NOTIFY: THREADS * PER_THREAD completions, all good. */
-	assert_int_equal(ogda_dev_eth_poll_completion(h, THREADS * PER_THREAD, 0, 1, OGDA_DEV_SHARE_GPU, &done), 0);
+	assert_int_equal(ogda_dev_eth_poll_completion(r.h, THREADS * PER_THREAD, 0, 1, OGDA_DEV_SHARE_GPU, &done), 0);
 	assert_int_equal(done, THREADS * PER_THREAD);
 
 	while (got < THREADS * PER_THREAD) {
 		struct sockaddr_in from;
 		socklen_t fl = sizeof(from);
 		char buf[256];
-		ssize_t n = recvfrom(sock, buf, sizeof(buf) - 1, 0, (struct sockaddr *)&from, &fl);
+		ssize_t n = recvfrom(r.sock, buf, sizeof(buf) - 1, 0, (struct sockaddr *)&from, &fl);
 
 		assert_true(n > 0); /* within 5 s, or the kernel dropped it */
 		buf[n] = '\0';
@@ -246,87 +268,61 @@ static void test_udp_reaches_linux(void **state)
 	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
 	assert_true(after.tx_packets == before.tx_packets + THREADS * PER_THREAD);
 	assert_true(after.tx_errors == before.tx_errors);
-	close(sock);
-	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
-	efx_txq_destroy(t);
-	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
+	vrun_end(f, &r);
 }
 
 /* Without L4 offload a wrong UDP checksum leaves as written, and the kernel drops it. */
 static void test_bad_checksum_dropped(void **state)
 {
 	struct cfx *f = *state;
-	struct doca_gpu_eth_txq *h = NULL;
-	struct doca_eth_txq *t;
-	struct doca_mmap *m;
-	struct efx_udp u;
-	uint32_t mkey = 0, done = 0;
-	unsigned long errs0, errs;
 	struct timespec ts = {0, 10000000};
+	unsigned long errs0, errs;
+	uint32_t done = 0;
+	struct vrun r;
 	char buf[64];
 	size_t len;
-	int sock, tries;
+	int tries;
 
-	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
-	sock = udp_listen();
-	t = efx_txq_start(f, 64, 1, 0, &h);
-	m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
-	setup_ends(&u);
+	vrun_begin(f, 1, 0, &r);
 	errs0 = udp_csum_errors();
-	len = efx_udp_frame(f->buf, &u, "corrupt", 7);
+	len = efx_udp_frame(f->buf, &r.u, "corrupt", 7);
 	f->buf[14 + 20 + 6] = 0x12; /* a UDP checksum that cannot be right */
 	f->buf[14 + 20 + 7] = 0x34;
 	/* Then a frame without a UDP checksum (0: allowed over IPv4): it must arrive. */
-	len = efx_udp_frame(f->buf + SLOT, &u, "no-csum", 7);
-	ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, htonl(mkey), (uint32_t)len, DOCA_GPUNETIO_ETH_SEND_FLAG_NONE,
-			     OGDA_DEV_SHARE_EXCLUSIVE, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
-	ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)(f->buf + SLOT), htonl(mkey), (uint32_t)len,
+	len = efx_udp_frame(f->buf + SLOT, &r.u, "no-csum", 7);
+	ogda_dev_eth_op_send(r.h, (uint64_t)(uintptr_t)f->buf, htonl(r.mkey), (uint32_t)len,
+			     DOCA_GPUNETIO_ETH_SEND_FLAG_NONE, OGDA_DEV_SHARE_EXCLUSIVE, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO,
+			     NULL);
+	ogda_dev_eth_op_send(r.h, (uint64_t)(uintptr_t)(f->buf + SLOT), htonl(r.mkey), (uint32_t)len,
 			     DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, OGDA_DEV_SHARE_EXCLUSIVE,
 			     DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
-	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
-	assert_true(recv(sock, buf, sizeof(buf), 0) == 7);
+	assert_int_equal(ogda_dev_eth_poll_completion(r.h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
+	assert_true(recv(r.sock, buf, sizeof(buf), 0) == 7);
 	assert_memory_equal(buf, "no-csum", 7);
 	/* The corrupt one went first on the same wire: the kernel has counted it by now (or shortly). */
 	for (tries = 0, errs = udp_csum_errors(); errs == errs0 && tries < 500; tries++, errs = udp_csum_errors())
 		nanosleep(&ts, NULL);
 	assert_true(errs == errs0 + 1);
-	close(sock);
-	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
-	efx_txq_destroy(t);
+	vrun_end(f, &r);
 }
 
 /* The packet head carried inline in the Ethernet segment (a two-WQEBB WQE), the payload by pointer. */
 static void test_inline_headers(void **state)
 {
 	struct cfx *f = *state;
-	struct doca_gpu_eth_txq *h = NULL;
-	struct doca_eth_txq *t;
-	struct doca_mmap *m;
-	struct efx_udp u;
-	uint32_t mkey = 0, done = 0;
+	uint32_t done = 0;
+	struct vrun r;
 	char buf[64];
 	size_t len;
-	int sock;
 
-	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
-	sock = udp_listen();
-	t = efx_txq_start(f, 64, 1, 1, &h);
-	m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
-	setup_ends(&u);
-	len = efx_udp_frame(f->buf, &u, "inline-head", 11);
+	vrun_begin(f, 1, 1, &r);
+	len = efx_udp_frame(f->buf, &r.u, "inline-head", 11);
 	/* Ethernet, IPv4 and UDP headers (42 bytes) inline; their checksums written by the port. */
-	(void)efx_post_inline_send(h, f->buf, (uint32_t)len, mkey, 42, 42, 0);
-	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
-	assert_true(recv(sock, buf, sizeof(buf), 0) == 11);
+	(void)efx_post_inline_send(r.h, f->buf, (uint32_t)len, r.mkey, 42, 42, 0);
+	assert_int_equal(ogda_dev_eth_poll_completion(r.h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
+	assert_true(recv(r.sock, buf, sizeof(buf), 0) == 11);
 	assert_memory_equal(buf, "inline-head", 11);
-	close(sock);
-	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
-	efx_txq_destroy(t);
+	vrun_end(f, &r);
 }
 
 int main(void)
