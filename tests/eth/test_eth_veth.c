@@ -10,7 +10,6 @@
  * Where namespaces, veth or iproute2 are unavailable the test says why on stderr and exits 77
  * (CTest reports it skipped).
  */
-#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,97 +21,27 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <sched.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "device/ogda_dev_eth.h"
 #include "eth_fixture.h"
+#include "eth_netns.h"
 #include "opengda.h"
 
-#define IF_NIC "ogda0"   /* the software NIC's end */
-#define IF_HOST "ogda1"  /* the Linux end */
+#define IF_NIC ETH_NETNS_NIC_IF
+#define IF_HOST ETH_NETNS_HOST_IF
 #define NIC_IP 0x0a4d0001u  /* 10.77.0.1 */
-#define HOST_IP 0x0a4d0002u /* 10.77.0.2 */
+#define HOST_IP ETH_NETNS_HOST_IP
 #define DPORT 5000
 #define SPORT 4000
 #define THREADS 2
 #define PER_THREAD 8
 #define SLOT 256u         /* bytes of the buffer per frame */
 #define SKIP_CODE 77
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-/* Before any thread exists: a network namespace of our own. 0, or -1 with the reason in why. */
-static int enter_netns(char *why, size_t n)
-{
-	char map[64];
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
-
-	if (uid == 0) {
-		if (unshare(CLONE_NEWNET) == 0)
-			return 0;
-	} else if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) {
-		snprintf(map, sizeof(map), "0 %u 1", (unsigned)uid);
-		if (write_file("/proc/self/setgroups", "deny") == 0 && write_file("/proc/self/uid_map", map) == 0) {
-			snprintf(map, sizeof(map), "0 %u 1", (unsigned)gid);
-			if (write_file("/proc/self/gid_map", map) == 0)
-				return 0;
-		}
-		snprintf(why, n, "cannot map ids in the new user namespace");
-		return -1;
-	}
-	snprintf(why, n, "unshare(CLONE_NEWNET) failed: %s", strerror(errno));
-	return -1;
-}
-
-static int make_veth(char *why, size_t n)
-{
-	const char *cmd = "ip link set lo up && ip link add " IF_NIC " type veth peer name " IF_HOST
-			  " && ip link set " IF_NIC " up && ip link set " IF_HOST " up"
-			  " && ip addr add 10.77.0.2/24 dev " IF_HOST " 2>&1";
-
-	if (system("command -v ip >/dev/null 2>&1") != 0) {
-		snprintf(why, n, "iproute2 (ip) is not installed");
-		return -1;
-	}
-	if (system(cmd) != 0) {
-		snprintf(why, n, "cannot create the veth pair " IF_NIC "/" IF_HOST);
-		return -1;
-	}
-	return 0;
-}
-
-static void if_mac(const char *ifname, uint8_t mac[6])
-{
-	struct ifreq ifr;
-	int s = socket(AF_INET, SOCK_DGRAM, 0);
-
-	assert_true(s >= 0);
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	assert_int_equal(ioctl(s, SIOCGIFHWADDR, &ifr), 0);
-	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
-	close(s);
-}
 
 static int udp_listen(void)
 {
@@ -188,8 +117,8 @@ static void *send_main(void *arg)
 static void setup_ends(struct efx_udp *u)
 {
 	memset(u, 0, sizeof(*u));
-	if_mac(IF_HOST, u->dst_mac);
-	if_mac(IF_NIC, u->src_mac);
+	assert_int_equal(eth_netns_if_mac(IF_HOST, u->dst_mac), 0);
+	assert_int_equal(eth_netns_if_mac(IF_NIC, u->src_mac), 0);
 	u->src_ip = NIC_IP;
 	u->dst_ip = HOST_IP;
 	u->sport = SPORT;
@@ -334,7 +263,7 @@ int main(void)
 	};
 	char why[256];
 
-	if (enter_netns(why, sizeof(why)) != 0 || make_veth(why, sizeof(why)) != 0) {
+	if (eth_netns_enter(why, sizeof(why)) != 0) {
 		fprintf(stderr, "SKIPPED eth_veth: %s; the Ethernet path to Linux was NOT tested\n", why);
 		return SKIP_CODE;
 	}
