@@ -33,6 +33,7 @@ static const struct kind_info kinds[] = {
 	[HW_OBJ_PD] = {PRM_CMD_ALLOC_PD, 0, 0, "pd", "PD"},
 	[HW_OBJ_TIS] = {PRM_CMD_CREATE_TIS, 0, 0, "tisn", "TIS"},
 	[HW_OBJ_SQ] = {PRM_CMD_CREATE_SQ, PRM_CMD_MODIFY_SQ, 0, "sqn", "SQ"},
+	[HW_OBJ_TD] = {PRM_CMD_ALLOC_TRANSPORT_DOMAIN, 0, 0, "transport_domain", "TD"},
 };
 
 /* The first 8 bytes of any mailbox: opcode / status and syndrome. */
@@ -84,6 +85,7 @@ static bool is_object_command(uint16_t opcode)
 	case PRM_CMD_DESTROY_RMP:
 	case PRM_CMD_DESTROY_SQ:
 	case PRM_CMD_DESTROY_TIS:
+	case PRM_CMD_DEALLOC_TRANSPORT_DOMAIN:
 	case PRM_CMD_DEALLOC_PD:
 	case PRM_CMD_ALLOC_UAR:
 	case PRM_CMD_DEALLOC_UAR:
@@ -159,6 +161,8 @@ static doca_error_t created_id(enum hw_obj_kind kind, const void *out, size_t ou
 		return prm_create_tis_out_parse(out, outlen, id);
 	case HW_OBJ_SQ:
 		return prm_create_sq_out_parse(out, outlen, id);
+	case HW_OBJ_TD:
+		return prm_alloc_td_out_parse(out, outlen, id);
 	}
 	return DOCA_ERROR_INVALID_VALUE;
 }

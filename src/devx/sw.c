@@ -33,6 +33,7 @@ enum sw_obj_kind {
 	SW_OBJ_PD,
 	SW_OBJ_TIS,
 	SW_OBJ_SQ,
+	SW_OBJ_TD,
 };
 
 struct ogda_devx_obj {
@@ -108,6 +109,7 @@ static const struct kind_info kinds[] = {
 	[SW_OBJ_PD] = {PRM_CMD_ALLOC_PD, PRM_CMD_DEALLOC_PD, 0, "pd", "PD"},
 	[SW_OBJ_TIS] = {PRM_CMD_CREATE_TIS, PRM_CMD_DESTROY_TIS, 0, "tisn", "TIS"},
 	[SW_OBJ_SQ] = {PRM_CMD_CREATE_SQ, PRM_CMD_DESTROY_SQ, 0, "sqn", "SQ"},
+	[SW_OBJ_TD] = {PRM_CMD_ALLOC_TRANSPORT_DOMAIN, PRM_CMD_DEALLOC_TRANSPORT_DOMAIN, 0, "transport_domain", "TD"},
 };
 
 static bool kind_of_create(uint16_t opcode, enum sw_obj_kind *kind)
@@ -138,6 +140,8 @@ static doca_error_t created_id(enum sw_obj_kind kind, const void *out, size_t ou
 		return prm_create_tis_out_parse(out, outlen, id);
 	case SW_OBJ_SQ:
 		return prm_create_sq_out_parse(out, outlen, id);
+	case SW_OBJ_TD:
+		return prm_alloc_td_out_parse(out, outlen, id);
 	}
 	return DOCA_ERROR_INVALID_VALUE;
 }
@@ -166,6 +170,9 @@ static doca_error_t destroy_by_kind(struct swnic *nic, enum sw_obj_kind kind, ui
 		break;
 	case SW_OBJ_SQ:
 		err = prm_destroy_sq_in_build(0, id, in, sizeof(in));
+		break;
+	case SW_OBJ_TD:
+		err = prm_dealloc_td_in_build(0, id, in, sizeof(in));
 		break;
 	}
 	if (err != DOCA_SUCCESS)

@@ -34,8 +34,8 @@ struct eth_txq_res {
 	struct ogda_devx_uar *uar;
 	void *db_gpu;                     /* the doorbell register as device code reaches it */
 	void *db_cpu;
-	struct ogda_devx_obj *cq, *tis, *sq;
-	uint32_t cqn, tisn, sqn;
+	struct ogda_devx_obj *cq, *td, *tis, *sq;
+	uint32_t cqn, tdn, tisn, sqn;
 	void *ready_slots;                /* readiness words of the send-queue protocol (device memory) */
 	struct doca_gpu_eth_txq *handle;  /* device copy of `view` */
 	bool dev_used;                    /* core_dev_use() taken */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Start and stop of a doca_eth_txq: one block of queue memory (SQ ring, CQ ring, the two doorbell
- * records) registered as a umem, a UAR, then CREATE_CQ, CREATE_TIS, CREATE_SQ and MODIFY_SQ
+ * records) registered as a umem, a UAR, then CREATE_CQ, ALLOC_TRANSPORT_DOMAIN, CREATE_TIS, CREATE_SQ and MODIFY_SQ
  * RST -> RDY through the device interface, and the device handle (struct doca_gpu_eth_txq) that
  * device code posts through. Stop destroys them in reverse order. Every command is the PRM image
  * built in src/prm, so the software NIC and a ConnectX receive the same bytes.
@@ -15,6 +15,7 @@
 #include "opengda_mlx5.h"
 #include "prm/prm_cmd.h"
 #include "prm/prm_cq.h"
+#include "prm/prm_pd_uar.h"
 #include "prm/prm_sq.h"
 #include "verbs/verbs_priv.h"
 
@@ -105,8 +106,17 @@ static doca_error_t create_tis_sq(struct doca_eth_txq *t, const struct layout *l
 	uint8_t in[PRM_SQ_CMD_SIZE], out[PRM_SQ_SMALL_CMD_SIZE] = {0};
 	doca_error_t err;
 
+	err = prm_alloc_td_in_build(0, in, PRM_SQ_SMALL_CMD_SIZE);
+	if (err == DOCA_SUCCESS)
+		err = run_create(r->devx, in, PRM_SQ_SMALL_CMD_SIZE, out, sizeof(out), &r->td, "ALLOC_TRANSPORT_DOMAIN");
+	if (err == DOCA_SUCCESS)
+		err = prm_alloc_td_out_parse(out, sizeof(out), &r->tdn);
+	if (err != DOCA_SUCCESS)
+		return err;
 	memset(&tp, 0, sizeof(tp));
+	memset(out, 0, sizeof(out));
 	tp.tisc.pd = pdn;
+	tp.tisc.transport_domain = r->tdn;
 	err = prm_create_tis_in_build(&tp, in, PRM_TIS_CMD_SIZE);
 	if (err == DOCA_SUCCESS)
 		err = run_create(r->devx, in, PRM_TIS_CMD_SIZE, out, sizeof(out), &r->tis, "CREATE_TIS");
@@ -206,6 +216,8 @@ static void release(struct doca_eth_txq *t)
 		(void)r->devx->ops->obj_destroy(r->sq);
 	if (r->tis != NULL)
 		(void)r->devx->ops->obj_destroy(r->tis);
+	if (r->td != NULL)
+		(void)r->devx->ops->obj_destroy(r->td);
 	if (r->cq != NULL)
 		(void)r->devx->ops->obj_destroy(r->cq);
 	if (r->handle != NULL)

@@ -247,6 +247,7 @@ static const struct opcode_name opcode_names[] = {
 	{PRM_CMD_ALLOC_UAR, "ALLOC_UAR"},
 	{PRM_CMD_DEALLOC_UAR, "DEALLOC_UAR"},
 	{PRM_CMD_ALLOC_TRANSPORT_DOMAIN, "ALLOC_TRANSPORT_DOMAIN"},
+	{PRM_CMD_DEALLOC_TRANSPORT_DOMAIN, "DEALLOC_TRANSPORT_DOMAIN"},
 };
 
 const char *prm_cmd_opcode_name(uint16_t opcode)

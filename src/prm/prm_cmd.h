@@ -56,6 +56,7 @@ enum prm_cmd_opcode {
 	PRM_CMD_ALLOC_UAR = 0x802,
 	PRM_CMD_DEALLOC_UAR = 0x803,
 	PRM_CMD_ALLOC_TRANSPORT_DOMAIN = 0x816,
+	PRM_CMD_DEALLOC_TRANSPORT_DOMAIN = 0x817,
 };
 
 /* Out-mailbox status values (dw0 [31:24] of every *_out). */

@@ -129,10 +129,17 @@ struct swnic_rq {
 	uint16_t head;             /* LINKED_LIST: index of the next WQE to consume */
 };
 
+/* A transport domain (ALLOC_TRANSPORT_DOMAIN): what TISs belong to. */
+struct swnic_td {
+	uint32_t id;
+	atomic_uint refs;          /* TISs in it */
+};
+
 /* A transport interface send: what an Ethernet SQ sends through (CREATE_TIS). */
 struct swnic_tis {
 	uint32_t tisn;
 	struct swnic_pd *pd;
+	struct swnic_td *td;
 	atomic_uint refs;          /* SQs that send through it */
 };
 
@@ -309,7 +316,7 @@ struct swnic {
 	char name[32];                 /* "swnic0" */
 	uint32_t index;
 	pthread_rwlock_t lock;         /* the object tables below */
-	struct swnic_table pds, umems, uars, mrs, cqs, srqs, tises;
+	struct swnic_table pds, umems, uars, mrs, cqs, srqs, tises, tds;
 	struct swnic_qpn_table qps;     /* random QPNs (swnic_qpn_alloc.h) */
 	struct prm_hca_cap_general cap_general;
 	struct prm_hca_cap_roce cap_roce;

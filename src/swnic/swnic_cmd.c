@@ -313,6 +313,8 @@ static const struct cmd_entry cmd_table[] = {
 	{PRM_CMD_DESTROY_RMP, &prm_destroy_rmp_in_layout, &prm_destroy_rmp_out_layout, swnic_cmd_destroy_rmp},
 	{PRM_CMD_QUERY_RMP, &prm_query_rmp_in_layout, &prm_query_rmp_out_layout, swnic_cmd_query_rmp},
 	{PRM_CMD_MODIFY_RMP, &prm_modify_rmp_in_layout, &prm_modify_rmp_out_layout, swnic_cmd_modify_rmp},
+	{PRM_CMD_ALLOC_TRANSPORT_DOMAIN, &prm_alloc_td_in_layout, &prm_alloc_td_out_layout, swnic_cmd_alloc_td},
+	{PRM_CMD_DEALLOC_TRANSPORT_DOMAIN, &prm_dealloc_td_in_layout, &prm_dealloc_td_out_layout, swnic_cmd_dealloc_td},
 	{PRM_CMD_CREATE_TIS, &prm_create_tis_in_layout, &prm_create_tis_out_layout, swnic_cmd_create_tis},
 	{PRM_CMD_DESTROY_TIS, &prm_destroy_tis_in_layout, &prm_destroy_tis_out_layout, swnic_cmd_destroy_tis},
 	{PRM_CMD_CREATE_SQ, &prm_create_sq_in_layout, &prm_create_sq_out_layout, swnic_cmd_create_sq},
@@ -406,8 +408,11 @@ void swnic_cmd_release_all(struct swnic *nic)
 	for (i = 0; i < nic->tises.cap; i++)
 		if (nic->tises.slots[i] != NULL)
 			swnic_cmd_tis_free(nic->tises.slots[i]);
+	for (i = 0; i < nic->tds.cap; i++)
+		free(nic->tds.slots[i]);
 	swnic_qpn_table_fini(&nic->qps);
 	swnic_table_fini(&nic->tises);
+	swnic_table_fini(&nic->tds);
 	swnic_table_fini(&nic->srqs);
 	swnic_table_fini(&nic->cqs);
 }

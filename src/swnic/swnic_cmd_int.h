@@ -96,7 +96,9 @@ uint8_t swnic_cmd_create_rmp(struct swnic_cmd *c);
 uint8_t swnic_cmd_destroy_rmp(struct swnic_cmd *c);
 uint8_t swnic_cmd_query_rmp(struct swnic_cmd *c);
 uint8_t swnic_cmd_modify_rmp(struct swnic_cmd *c);
-uint8_t swnic_cmd_create_tis(struct swnic_cmd *c);   /* swnic_cmd_sq.c */
+uint8_t swnic_cmd_alloc_td(struct swnic_cmd *c);     /* swnic_cmd_sq.c */
+uint8_t swnic_cmd_dealloc_td(struct swnic_cmd *c);
+uint8_t swnic_cmd_create_tis(struct swnic_cmd *c);
 uint8_t swnic_cmd_destroy_tis(struct swnic_cmd *c);
 uint8_t swnic_cmd_create_sq(struct swnic_cmd *c);
 uint8_t swnic_cmd_modify_sq(struct swnic_cmd *c);

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * CREATE_TIS / DESTROY_TIS and the Ethernet send queue: CREATE_SQ, MODIFY_SQ, DESTROY_SQ.
+ * ALLOC / DEALLOC_TRANSPORT_DOMAIN, CREATE_TIS / DESTROY_TIS and the Ethernet send queue: CREATE_SQ, MODIFY_SQ, DESTROY_SQ.
  *
  * An SQ is kept as a QP object of st SWNIC_QP_ST_ETH in the QP number space (SQ numbers and
  * QP numbers share it on a ConnectX too), so the engine watches its doorbells and runs its
  * ring exactly as a QP's send queue. Its states map onto the QP states the engine knows:
  * RST -> RST, RDY -> RTS, ERR -> ERR. The ring is at wq_umem + wq_umem_offset, the doorbell
- * record at dbr_umem + dbr_addr, word 1 (MLX5_SND_DBR) holding the producer counter.
+ * record at dbr_umem + dbr_addr, word 1 (MLX5_SND_DBR) holding the producer counter. A TIS
+ * belongs to a transport domain and a PD; an SQ names one TIS.
  */
 #include "swnic/swnic_cmd_int.h"
 
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_cmd.h"
+#include "prm/prm_pd_uar.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,60 @@
 void swnic_cmd_tis_free(struct swnic_tis *tis)
 {
 	atomic_fetch_sub(&tis->pd->refs, 1);
+	atomic_fetch_sub(&tis->td->refs, 1);
 	free(tis);
+}
+
+uint8_t swnic_cmd_alloc_td(struct swnic_cmd *c)
+{
+	struct swnic *nic = c->nic;
+	struct swnic_td *td = calloc(1, sizeof(*td));
+	uint32_t id = 0;
+	doca_error_t err;
+	uint16_t uid;
+
+	if (td == NULL)
+		return swnic_cmd_fail(c, PRM_STATUS_NO_RESOURCES, SWNIC_SYND_NO_MEMORY, "cannot allocate a transport domain");
+	if (prm_alloc_td_in_parse(c->in, c->inlen, &uid) != DOCA_SUCCESS) {
+		free(td);
+		return swnic_cmd_malformed(c);
+	}
+	pthread_rwlock_wrlock(&nic->lock);
+	err = swnic_table_insert(&nic->tds, td, &id);
+	pthread_rwlock_unlock(&nic->lock);
+	if (err != DOCA_SUCCESS) {
+		free(td);
+		return swnic_cmd_table_fail(c, err, "transport domain");
+	}
+	td->id = id;
+	atomic_init(&td->refs, 0);
+	return prm_alloc_td_out_build(id, c->out, c->outlen) == DOCA_SUCCESS ? PRM_STATUS_OK : swnic_cmd_malformed(c);
+}
+
+uint8_t swnic_cmd_dealloc_td(struct swnic_cmd *c)
+{
+	struct swnic *nic = c->nic;
+	struct swnic_td *td;
+	uint32_t id = 0;
+	uint16_t uid;
+	uint8_t st = PRM_STATUS_OK;
+
+	if (prm_dealloc_td_in_parse(c->in, c->inlen, &uid, &id) != DOCA_SUCCESS)
+		return swnic_cmd_malformed(c);
+	pthread_rwlock_wrlock(&nic->lock);
+	td = swnic_table_lookup(&nic->tds, id);
+	if (td == NULL)
+		st = swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_TD, "no transport domain 0x%x", id);
+	else if (atomic_load(&td->refs) != 0)
+		st = swnic_cmd_fail(c, PRM_STATUS_BAD_RES_STATE, SWNIC_SYND_TD_IN_USE,
+				    "transport domain 0x%x: %u TISs belong to it", id, atomic_load(&td->refs));
+	else
+		(void)swnic_table_remove(&nic->tds, id);
+	pthread_rwlock_unlock(&nic->lock);
+	if (st != PRM_STATUS_OK)
+		return st;
+	free(td);
+	return prm_cmd_empty_out_build(c->out, c->outlen) == DOCA_SUCCESS ? PRM_STATUS_OK : swnic_cmd_malformed(c);
 }
 
 uint8_t swnic_cmd_create_tis(struct swnic_cmd *c)
@@ -39,8 +94,12 @@ uint8_t swnic_cmd_create_tis(struct swnic_cmd *c)
 		return swnic_cmd_fail(c, PRM_STATUS_NO_RESOURCES, SWNIC_SYND_NO_MEMORY, "cannot allocate a TIS");
 	pthread_rwlock_wrlock(&nic->lock);
 	tis->pd = swnic_table_lookup(&nic->pds, p.tisc.pd);
+	tis->td = swnic_table_lookup(&nic->tds, p.tisc.transport_domain);
 	if (tis->pd == NULL) {
 		st = swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_PD, "no PD 0x%x", p.tisc.pd);
+	} else if (tis->td == NULL) {
+		st = swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_TD, "no transport domain 0x%x",
+				    p.tisc.transport_domain);
 	} else {
 		err = swnic_table_insert(&nic->tises, tis, &tisn);
 		if (err != DOCA_SUCCESS)
@@ -50,6 +109,7 @@ uint8_t swnic_cmd_create_tis(struct swnic_cmd *c)
 		tis->tisn = tisn;
 		atomic_init(&tis->refs, 0);
 		atomic_fetch_add(&tis->pd->refs, 1);
+		atomic_fetch_add(&tis->td->refs, 1);
 	}
 	pthread_rwlock_unlock(&nic->lock);
 	if (st != PRM_STATUS_OK) {

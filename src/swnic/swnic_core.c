@@ -185,6 +185,7 @@ static doca_error_t nic_create(uint32_t index, struct swnic **out)
 	swnic_qpn_table_init(&nic->qps, 1u << g->log_max_qp);
 	swnic_table_init(&nic->srqs, SWNIC_SRQ_BASE, 1u << g->log_max_srq);
 	swnic_table_init(&nic->tises, SWNIC_TIS_BASE, SWNIC_MAX_TISES);
+	swnic_table_init(&nic->tds, SWNIC_TD_BASE, SWNIC_MAX_TDS);
 	pthread_mutex_init(&nic->eth_lock, NULL);
 	atomic_init(&nic->refs, 1);
 	nic->port_mtu = swnic_port_mtu_from_env();
