@@ -19,7 +19,7 @@
  * to (OPENGDA_SWNIC_ETH_IFACE or opengda_eth_port_attach(); docs/ethernet.md).
  *
  * Differences from DOCA (docs/ethernet.md): only the GPU data path (a CPU-datapath queue cannot
- * start: DOCA_ERROR_NOT_SUPPORTED); no CPU proxy, wait-on-time or GPU events yet.
+ * start: DOCA_ERROR_NOT_SUPPORTED); no CPU proxy or GPU events yet.
  *
  * Every function checks its arguments and logs why it fails.
  */
@@ -40,6 +40,13 @@ struct doca_devinfo;
 struct doca_ctx;
 /** @brief An Ethernet send queue. */
 struct doca_eth_txq;
+
+/** @brief How a device schedules sends by time (wait-on-time). */
+enum doca_eth_wait_on_time_type {
+	DOCA_ETH_WAIT_ON_TIME_TYPE_NONE = 0,   /**< Not supported. */
+	DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE = 1, /**< WAIT WQEs on the NIC clock (what the GPU data path uses). */
+	DOCA_ETH_WAIT_ON_TIME_TYPE_DPDK = 2,   /**< DPDK's scheme (not offered here). */
+};
 
 /** @brief Largest burst (send descriptors) a queue takes: one WQEBB per packet, 2^15 WQEBBs. */
 #define OPENGDA_ETH_TXQ_MAX_BURST 32768u
@@ -87,6 +94,30 @@ doca_error_t doca_eth_txq_set_l3_chksum_offload(struct doca_eth_txq *eth_txq, ui
 
 /** @brief The same for the TCP / UDP checksum. */
 doca_error_t doca_eth_txq_set_l4_chksum_offload(struct doca_eth_txq *eth_txq, uint8_t enable_l4_chksum);
+
+/**
+ * @brief Whether the device can hold sends until a time: NATIVE on the software NIC (its clock is
+ *        CLOCK_REALTIME), NONE on a ConnectX (not determined yet).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_txq_cap_get_wait_on_time_offload_supported(const struct doca_devinfo *devinfo,
+								 enum doca_eth_wait_on_time_type *wait_on_time_mode);
+
+/**
+ * @brief Enables wait-on-time sends on the queue (not started).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE when started;
+ *         DOCA_ERROR_NOT_SUPPORTED when the device has no NATIVE wait-on-time.
+ */
+doca_error_t doca_eth_txq_set_wait_on_time_offload(struct doca_eth_txq *eth_txq);
+
+/**
+ * @brief The value a wait-on-time WQE carries for @p timestamp_ns (CLOCK_REALTIME nanoseconds):
+ *        big-endian (seconds << 32 | nanoseconds), what device code passes to wait_send.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_BAD_STATE unless
+ *         wait-on-time was enabled.
+ */
+doca_error_t doca_eth_txq_calculate_timestamp(struct doca_eth_txq *eth_txq, uint64_t timestamp_ns,
+					      uint64_t *wait_on_time_ts);
 
 #ifdef __cplusplus
 }

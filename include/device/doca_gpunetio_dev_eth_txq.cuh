@@ -5,7 +5,8 @@
  *        parameters and defaults, on the C core include/device/ogda_dev_eth.h.
  *
  * Low level: reserve_wq_slots, get_wqe_ptr, wqe_prepare_send (one or two buffers),
- * mark_wqes_ready, submit. High level: send in thread, warp or block scope. Completions:
+ * wqe_prepare_wait_time, mark_wqes_ready, submit. High level: send and wait_send in thread, warp
+ * or block scope. Completions:
  * poll_completion (all or last) and poll_completion_at. calculate_timestamp.
  *
  * Everything posts through the shared send-queue protocol of ogda_dev_sq.h (one reservation per
@@ -16,7 +17,8 @@
  * - sync_scope is accepted and not used: the core chooses its fences from the sharing mode and
  *   where the queue lives.
  * - nic_handler CPU_PROXY is not available yet (queues are created with GPU_SM_DB).
- * - wait_send, wqe_prepare_wait_time and the enhanced multi-packet send are not there yet.
+ * - wait_send in warp or block scope writes a WAIT ahead of every send (all for the same time),
+ *   not one WAIT for the group; the enhanced multi-packet send is not there yet.
  * - poll_completion returns DOCA_ERROR_UNEXPECTED on an error completion (as the SDK),
  *   DOCA_ERROR_TIME_OUT when the queue's wait bound passed, DOCA_ERROR_AGAIN when a NB poll found
  *   fewer completions than asked (*num_completed says how many).
@@ -91,6 +93,16 @@ doca_gpu_dev_eth_txq_wqe_prepare_send(const struct doca_gpu_eth_txq *txq, struct
 	return DOCA_SUCCESS;
 }
 
+/** Writes a WAIT on time (@p wait_on_time_ts from calculate_timestamp) into @p wqe, index @p wqe_idx. */
+__device__ static __forceinline__ doca_error_t
+doca_gpu_dev_eth_txq_wqe_prepare_wait_time(const struct doca_gpu_eth_txq *txq, struct doca_gpu_dev_eth_txq_wqe *wqe,
+					   const uint16_t wqe_idx, const uint64_t wait_on_time_ts,
+					   const enum doca_gpu_eth_send_flags flags = DOCA_GPUNETIO_ETH_SEND_FLAG_NONE)
+{
+	ogda_dev_eth_wqe_wait_time(txq, (struct doca_gpu_dev_verbs_wqe *)wqe, wqe_idx, wait_on_time_ts, (uint32_t)flags);
+	return DOCA_SUCCESS;
+}
+
 /** Publishes WQEBBs [@p from_idx, @p to_idx] as written (help-forward, never waits for others). */
 template <enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU>
 __device__ static __forceinline__ void doca_gpu_dev_eth_txq_mark_wqes_ready(struct doca_gpu_eth_txq *txq,
@@ -142,6 +154,46 @@ __device__ static __forceinline__ doca_error_t doca_gpu_dev_eth_txq_send(struct 
 		},
 		ogda_cuh::no_extra());
 	return rc == 0 ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE; /* a group larger than the ring */
+}
+
+/**
+ * Sends one frame per calling thread, none before the NIC clock passes @p wait_on_time_ts: a WAIT
+ * on time ahead of each send (see the file comment for warp and block scope). *out_ticket gets
+ * the thread's send WQE index.
+ */
+template <enum doca_gpu_dev_eth_resource_sharing_mode resource_sharing_mode = DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
+	  enum doca_gpu_dev_eth_sync_scope sync_scope = DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU,
+	  enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
+	  enum doca_gpu_dev_eth_exec_scope exec_scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>
+__device__ static __forceinline__ doca_error_t
+doca_gpu_dev_eth_txq_wait_send(struct doca_gpu_eth_txq *txq, uint64_t wait_on_time_ts, uint64_t addr, uint32_t mkey,
+			       size_t size, enum doca_gpu_eth_send_flags flags,
+			       doca_gpu_dev_eth_ticket_t *out_ticket = nullptr)
+{
+	constexpr enum doca_gpu_dev_verbs_exec_scope vscope = (enum doca_gpu_dev_verbs_exec_scope)exec_scope;
+	uint64_t last = 0;
+	int rc;
+
+	if constexpr (exec_scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD) {
+		if (resource_sharing_mode == DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_EXCLUSIVE) {
+			ogda_dev_eth_op_wait_send(txq, wait_on_time_ts, addr, mkey, (uint32_t)size, (uint32_t)flags,
+						  (int)resource_sharing_mode, (uint32_t)nic_handler, out_ticket);
+			return DOCA_SUCCESS;
+		}
+	}
+	rc = ogda_cuh::group_post<vscope>(
+		&txq->qp, 2, 0, (int)resource_sharing_mode, (uint32_t)nic_handler,
+		DOCA_GPUNETIO_VERBS_GPU_CODE_OPT_SKIP_AVAILABILITY_CHECK, &last, nullptr,
+		[&](uint64_t idx) {
+			ogda_dev_eth_wqe_wait_time(txq, ogda_dev_wqe_ptr(&txq->qp, idx), idx, wait_on_time_ts,
+						   DOCA_GPUNETIO_ETH_SEND_FLAG_NONE);
+			ogda_dev_eth_wqe_send(txq, ogda_dev_wqe_ptr(&txq->qp, idx + 1), idx + 1, addr, mkey, (uint32_t)size, 0,
+					      0, 0, (uint32_t)flags);
+		},
+		ogda_cuh::no_extra());
+	if (out_ticket != nullptr)
+		*out_ticket = last;
+	return rc == 0 ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
 }
 
 /**

@@ -57,6 +57,25 @@ OGDA_DEV_FN void ogda_dev_eth_wqe_send(const struct doca_gpu_eth_txq *txq, struc
 		ogda_dev_store_dseg(w + 48, addr1, mkey1_be, size1);
 }
 
+/**
+ * WAIT on time (the SDK's wqe_prepare_wait_time): the NIC sends nothing after it before its clock
+ * passes @p wot_be (doca_gpu_dev_eth_txq_calculate_timestamp's big-endian value). ctrl + the
+ * 32-byte wait segment (condition cyclic-smaller, full mask): DS 3, one WQEBB.
+ */
+OGDA_DEV_FN void ogda_dev_eth_wqe_wait_time(const struct doca_gpu_eth_txq *txq, struct doca_gpu_dev_verbs_wqe *wqe,
+					    uint64_t idx, uint64_t wot_be, uint32_t flags)
+{
+	uint8_t *w = (uint8_t *)wqe;
+
+	ogda_dev_store_seg(w, ogda_dev_ctrl_lo(idx, OPENGDA_MLX5_OPCODE_WAIT, OPENGDA_MLX5_OPMOD_WAIT_TIME,
+					       ogda_dev_qpn_ds(&txq->qp, 3)),
+			   ogda_dev_ctrl_hi(ogda_dev_eth_fm_ce_se(flags), 0));
+	/* operation, lkey 0, va 0; then the value and the mask */
+	ogda_dev_store_seg(w + 16, opengda_mlx5_pack_words(opengda_mlx5_htobe32(OPENGDA_MLX5_WAIT_COND_CYCLIC_SMALLER), 0),
+			   0);
+	ogda_dev_store_seg(w + 32, wot_be, ~(uint64_t)0);
+}
+
 /** Reserves @p count WQEBBs (no wait for space: see the file comment); returns the first. */
 OGDA_DEV_FN uint64_t ogda_dev_eth_reserve(struct doca_gpu_eth_txq *txq, uint32_t count, int sharing)
 {
@@ -83,6 +102,22 @@ OGDA_DEV_FN void ogda_dev_eth_op_send(struct doca_gpu_eth_txq *txq, uint64_t add
 	ogda_dev_eth_wqe_send(txq, ogda_dev_wqe_ptr(&txq->qp, base), base, addr, mkey_be, size, 0, 0, 0, flags);
 	ogda_dev_eth_post(txq, base, 1, sharing, handler);
 	ogda_dev_set_ticket(ticket, base);
+}
+
+/**
+ * wait_send (thread scope): a WAIT on time, then the send, in two consecutive WQEBBs; the WAIT
+ * asks for a CQE only on error. *ticket = the send's WQE index.
+ */
+OGDA_DEV_FN void ogda_dev_eth_op_wait_send(struct doca_gpu_eth_txq *txq, uint64_t wot_be, uint64_t addr,
+					   uint32_t mkey_be, uint32_t size, uint32_t flags, int sharing, uint32_t handler,
+					   uint64_t *ticket)
+{
+	uint64_t base = ogda_dev_eth_reserve(txq, 2, sharing);
+
+	ogda_dev_eth_wqe_wait_time(txq, ogda_dev_wqe_ptr(&txq->qp, base), base, wot_be, DOCA_GPUNETIO_ETH_SEND_FLAG_NONE);
+	ogda_dev_eth_wqe_send(txq, ogda_dev_wqe_ptr(&txq->qp, base + 1), base + 1, addr, mkey_be, size, 0, 0, 0, flags);
+	ogda_dev_eth_post(txq, base, 2, sharing, handler);
+	ogda_dev_set_ticket(ticket, base + 1);
 }
 
 /**

@@ -46,6 +46,7 @@ struct doca_eth_txq {
 	struct doca_dev *dev;
 	uint32_t max_burst;
 	uint8_t l3_csum, l4_csum;
+	bool wait_on_time;                /* doca_eth_txq_set_wait_on_time_offload */
 	enum doca_gpu_mem_type sq_mem_type;
 	struct doca_gpu_eth_txq view;     /* host copy of the device handle */
 	struct eth_txq_res res;

@@ -6,7 +6,9 @@
 #include "eth/eth_priv.h"
 
 #include "core/log.h"
+#include "device/ogda_dev_eth.h"
 #include "sdk/sdk_forward.h"
+#include "verbs/verbs_priv.h"
 
 #include <stdlib.h>
 
@@ -173,5 +175,50 @@ doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth_txq *eth_txq, str
 		return DOCA_ERROR_BAD_STATE;
 	}
 	*eth_txq_ext = eth_txq->res.handle;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_eth_txq_cap_get_wait_on_time_offload_supported(const struct doca_devinfo *devinfo,
+								 enum doca_eth_wait_on_time_type *wait_on_time_mode)
+{
+	OGDA_SDK_FORWARD(doca_eth_txq_cap_get_wait_on_time_offload_supported, (devinfo, wait_on_time_mode));
+	if (devinfo == NULL || wait_on_time_mode == NULL) {
+		OGDA_LOG_ERR("%s: devinfo and wait_on_time_mode must not be NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*wait_on_time_mode = devinfo->swnic ? DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE : DOCA_ETH_WAIT_ON_TIME_TYPE_NONE;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_eth_txq_set_wait_on_time_offload(struct doca_eth_txq *eth_txq)
+{
+	OGDA_SDK_FORWARD(doca_eth_txq_set_wait_on_time_offload, (eth_txq));
+	enum doca_eth_wait_on_time_type type = DOCA_ETH_WAIT_ON_TIME_TYPE_NONE;
+	doca_error_t err = check_idle(eth_txq, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	(void)doca_eth_txq_cap_get_wait_on_time_offload_supported(&eth_txq->dev->info, &type);
+	if (type != DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE) {
+		OGDA_LOG_ERR("%s: %s has no native wait-on-time", __func__, core_dev_name(eth_txq->dev));
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	eth_txq->wait_on_time = true;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_eth_txq_calculate_timestamp(struct doca_eth_txq *eth_txq, uint64_t timestamp_ns,
+					      uint64_t *wait_on_time_ts)
+{
+	OGDA_SDK_FORWARD(doca_eth_txq_calculate_timestamp, (eth_txq, timestamp_ns, wait_on_time_ts));
+	if (eth_txq == NULL || wait_on_time_ts == NULL) {
+		OGDA_LOG_ERR("%s: eth_txq and wait_on_time_ts must not be NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!eth_txq->wait_on_time) {
+		OGDA_LOG_ERR("%s: wait-on-time is not enabled (doca_eth_txq_set_wait_on_time_offload)", __func__);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	*wait_on_time_ts = ogda_dev_eth_calculate_timestamp(timestamp_ns);
 	return DOCA_SUCCESS;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ETH_FRAME_MAX 65536u /* largest frame the port assembles (the interface's MTU decides) */
@@ -221,5 +222,32 @@ uint8_t swnic_eth_transmit(struct swnic *nic, uint8_t cs_flags, const uint8_t *h
 	/* The wire lost it (link down, no buffer): a NIC completes the send all the same. */
 	OGDA_LOG_WARN("%s: a %llu-byte frame was not sent: %s", nic->name, (unsigned long long)len,
 		      sent < 0 ? strerror(e) : "short send");
+	return 0;
+}
+
+int swnic_eth_wait_time_due(const struct prm_wqe_wait *w, uint64_t now_ns, uint64_t *wake_ns, uint8_t *vendor)
+{
+	struct timespec rt;
+	uint64_t target, clock_val, clock_ns, target_ns, wake;
+
+	/*
+	 * The "bigger" / "smaller" conditions (plain or cyclic) are the ones wait-on-time WQEs carry:
+	 * the send waits until the clock passes the value. Others are not modelled.
+	 */
+	if (w->operation < OPENGDA_MLX5_WAIT_COND_BIGGER || w->operation > OPENGDA_MLX5_WAIT_COND_CYCLIC_SMALLER ||
+	    w->lkey != 0 || w->va != 0) {
+		*vendor = SWNIC_VSYND_BAD_OPCODE;
+		return -1;
+	}
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_val = ((uint64_t)rt.tv_sec << 32 | (uint64_t)rt.tv_nsec) & w->mask;
+	target = w->value & w->mask;
+	if (clock_val >= target)
+		return 1;
+	clock_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
+	target_ns = (target >> 32) * 1000000000ull + (target & 0xffffffffu);
+	wake = now_ns + (target_ns > clock_ns ? target_ns - clock_ns : 0);
+	if (wake < *wake_ns)
+		*wake_ns = wake;
 	return 0;
 }

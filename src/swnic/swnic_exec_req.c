@@ -464,6 +464,10 @@ static enum swnic_exec_status start(const struct swnic_exec_ctx *ctx, struct swn
 	if (qp->st == SWNIC_QP_ST_ETH) {
 		if (w->opcode == OPENGDA_MLX5_OPCODE_SEND)
 			return eth_send(qp, x, cpl);
+		if (w->opcode == OPENGDA_MLX5_OPCODE_WAIT && w->opmod == OPENGDA_MLX5_OPMOD_WAIT_TIME) {
+			x->active = true; /* wait-on-time: swnic_exec_req_step looks at the clock */
+			return SWNIC_EXEC_PENDING;
+		}
 		if (w->opcode != OPENGDA_MLX5_OPCODE_NOP)
 			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_ST);
 	}
@@ -653,6 +657,14 @@ enum swnic_exec_status swnic_exec_req_step(const struct swnic_exec_ctx *ctx, str
 		st = start(ctx, x, cpl);
 		if (st != SWNIC_EXEC_PENDING)
 			return st;
+	}
+	if (x->wqe.opcode == OPENGDA_MLX5_OPCODE_WAIT && x->wqe.opmod == OPENGDA_MLX5_OPMOD_WAIT_TIME) {
+		uint8_t vendor = 0;
+		int due = swnic_eth_wait_time_due(&x->wqe.wait, now_ns, wake_ns, &vendor);
+
+		if (due < 0)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, vendor);
+		return due ? finish(x, cpl, 0, 0) : SWNIC_EXEC_PENDING;
 	}
 	if (x->wqe.opcode == OPENGDA_MLX5_OPCODE_WAIT)
 		return step_wait(ctx, x, cpl);

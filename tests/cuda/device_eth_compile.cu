@@ -47,6 +47,11 @@ __global__ void k_low_level(struct doca_gpu_eth_txq *txq, uint64_t addr, uint32_
 				    DOCA_GPUNETIO_ETH_NIC_HANDLER_GPU_SM_DB>(txq, base + 1);
 	doca_gpu_dev_eth_txq_poll_completion_at(txq, threadIdx.x, DOCA_GPUNETIO_ETH_WAIT_FLAG_NB);
 	doca_gpu_dev_eth_txq_calculate_timestamp(txq, 1234567890123ull, &wot[threadIdx.x]);
+	doca_gpu_dev_eth_txq_wqe_prepare_wait_time(txq, w, (uint16_t)base, wot[threadIdx.x]);
+	doca_gpu_dev_eth_txq_wait_send<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA, DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA,
+				       DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK>(
+		txq, wot[threadIdx.x], addr, mkey, size, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY);
+	doca_gpu_dev_eth_txq_wait_send(txq, wot[threadIdx.x], addr, mkey, size, DOCA_GPUNETIO_ETH_SEND_FLAG_NONE);
 	doca_gpu_dev_eth_txq_send<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_EXCLUSIVE>(txq, addr, mkey, size,
 										     DOCA_GPUNETIO_ETH_SEND_FLAG_NONE);
 }

@@ -44,13 +44,15 @@ size_t efx_udp_frame(uint8_t *buf, const struct efx_udp *u, const void *payload,
 	return 14 + 20 + 8 + n;
 }
 
-struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, uint8_t l3, uint8_t l4, struct doca_gpu_eth_txq **h)
+struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, unsigned opts, struct doca_gpu_eth_txq **h)
 {
 	struct doca_eth_txq *t = NULL;
 
 	assert_int_equal(doca_eth_txq_create(f->dev, burst, &t), DOCA_SUCCESS);
-	assert_int_equal(doca_eth_txq_set_l3_chksum_offload(t, l3), DOCA_SUCCESS);
-	assert_int_equal(doca_eth_txq_set_l4_chksum_offload(t, l4), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_set_l3_chksum_offload(t, (opts & EFX_L3) ? 1 : 0), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_set_l4_chksum_offload(t, (opts & EFX_L4) ? 1 : 0), DOCA_SUCCESS);
+	if (opts & EFX_WOT)
+		assert_int_equal(doca_eth_txq_set_wait_on_time_offload(t), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(t), f->gpu), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_start(doca_eth_txq_as_doca_ctx(t)), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_txq_get_gpu_handle(t, h), DOCA_SUCCESS);

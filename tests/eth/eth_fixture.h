@@ -32,11 +32,18 @@ struct efx_udp {
  */
 size_t efx_udp_frame(uint8_t *buf, const struct efx_udp *u, const void *payload, size_t n);
 
+/* Options of efx_txq_start. */
+enum efx_opt {
+	EFX_L3 = 1u << 0,  /* IPv4 header checksum offload */
+	EFX_L4 = 1u << 1,  /* TCP / UDP checksum offload */
+	EFX_WOT = 1u << 2, /* wait-on-time enabled */
+};
+
 /*
  * A started send queue on f's device, data path on f's host GPU handle, with the given burst and
- * checksum offloads; *h is its device handle, with waits bounded by EFX_WAIT_NS.
+ * options (enum efx_opt); *h is its device handle, with waits bounded by EFX_WAIT_NS.
  */
-struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, uint8_t l3, uint8_t l4, struct doca_gpu_eth_txq **h);
+struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, unsigned opts, struct doca_gpu_eth_txq **h);
 /*
  * Posts one SEND built by hand on the host (what the device API does not write): the frame's
  * first hdr_len bytes inline in the Ethernet segment (inline_hdr_sz = hdr_len_field, normally

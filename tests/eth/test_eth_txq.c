@@ -61,6 +61,22 @@ static void test_bad_input(void **state)
 		   "set_sq_mem_type");
 	TEST_EXPECT_ERR(doca_eth_txq_get_gpu_handle(t, NULL), DOCA_ERROR_INVALID_VALUE, "get_gpu_handle");
 	TEST_EXPECT_ERR(doca_eth_txq_get_gpu_handle(t, &h), DOCA_ERROR_BAD_STATE, "not started");
+	/* Wait-on-time: the software NIC has it natively; the value format is BE64(sec << 32 | ns). */
+	{
+		enum doca_eth_wait_on_time_type wt = DOCA_ETH_WAIT_ON_TIME_TYPE_NONE;
+		uint64_t wot = 0;
+
+		TEST_EXPECT_ERR(doca_eth_txq_cap_get_wait_on_time_offload_supported(NULL, &wt), DOCA_ERROR_INVALID_VALUE,
+				"wait_on_time_mode");
+		TEST_EXPECT_ERR(doca_eth_txq_set_wait_on_time_offload(NULL), DOCA_ERROR_INVALID_VALUE, "eth_txq");
+		TEST_EXPECT_ERR(doca_eth_txq_calculate_timestamp(t, 1, &wot), DOCA_ERROR_BAD_STATE, "not enabled");
+		TEST_EXPECT_ERR(doca_eth_txq_calculate_timestamp(t, 1, NULL), DOCA_ERROR_INVALID_VALUE, "wait_on_time_ts");
+		assert_int_equal(doca_eth_txq_cap_get_wait_on_time_offload_supported(f->info, &wt), DOCA_SUCCESS);
+		assert_int_equal(wt, DOCA_ETH_WAIT_ON_TIME_TYPE_NATIVE);
+		assert_int_equal(doca_eth_txq_set_wait_on_time_offload(t), DOCA_SUCCESS);
+		assert_int_equal(doca_eth_txq_calculate_timestamp(t, 1500000000ull, &wot), DOCA_SUCCESS);
+		assert_true(wot == opengda_mlx5_htobe64((1ull << 32) | 500000000ull));
+	}
 	assert_int_equal(doca_eth_txq_set_max_burst_size(t, 128), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_txq_gpu_set_sq_mem_type(t, DOCA_GPU_MEM_TYPE_CPU_GPU), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_txq_destroy(t), DOCA_SUCCESS);
@@ -114,7 +130,7 @@ static void test_send_unattached(void **state)
 	struct cfx *f = *state;
 	struct opengda_eth_port_stats before, after;
 	struct doca_gpu_eth_txq *h = NULL;
-	struct doca_eth_txq *t = efx_txq_start(f, 64, 1, 1, &h);
+	struct doca_eth_txq *t = efx_txq_start(f, 64, EFX_L3 | EFX_L4, &h);
 	struct doca_mmap *m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	const struct opengda_mlx5_cqe64 *cqe;
 	uint32_t mkey = 0, done = 0, k;
@@ -153,7 +169,7 @@ static void test_send_bad_key(void **state)
 {
 	struct cfx *f = *state;
 	struct doca_gpu_eth_txq *h = NULL;
-	struct doca_eth_txq *t = efx_txq_start(f, 64, 0, 0, &h);
+	struct doca_eth_txq *t = efx_txq_start(f, 64, 0, &h);
 	uint32_t done = 0;
 	int rc;
 
@@ -170,7 +186,7 @@ static void test_inline_past_end(void **state)
 {
 	struct cfx *f = *state;
 	struct doca_gpu_eth_txq *h = NULL;
-	struct doca_eth_txq *t = efx_txq_start(f, 64, 0, 0, &h);
+	struct doca_eth_txq *t = efx_txq_start(f, 64, 0, &h);
 	const uint8_t *cqe;
 	uint32_t done = 0;
 

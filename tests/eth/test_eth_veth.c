@@ -135,12 +135,12 @@ struct vrun {
 	struct efx_udp u;
 };
 
-static void vrun_begin(struct cfx *f, uint8_t l3, uint8_t l4, struct vrun *r)
+static void vrun_begin(struct cfx *f, unsigned opts, struct vrun *r)
 {
 	memset(r, 0, sizeof(*r));
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
 	r->sock = udp_listen();
-	r->t = efx_txq_start(f, 64, l3, l4, &r->h);
+	r->t = efx_txq_start(f, 64, opts, &r->h);
 	r->m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	assert_int_equal(doca_mmap_get_mkey(r->m, f->dev, &r->mkey), DOCA_SUCCESS);
 	setup_ends(&r->u);
@@ -166,7 +166,7 @@ static void test_udp_reaches_linux(void **state)
 	uint32_t done = 0;
 	unsigned i, k, got = 0;
 
-	vrun_begin(f, 1, 1, &r);
+	vrun_begin(f, EFX_L3 | EFX_L4, &r);
 	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
 	for (i = 0; i < THREADS; i++) {
 		snd[i] = (struct sender){.f = f, .h = r.h, .mkey_be = htonl(r.mkey), .id = i, .ends = r.u};
@@ -212,7 +212,7 @@ static void test_bad_checksum_dropped(void **state)
 	size_t len;
 	int tries;
 
-	vrun_begin(f, 1, 0, &r);
+	vrun_begin(f, EFX_L3, &r);
 	errs0 = udp_csum_errors();
 	len = efx_udp_frame(f->buf, &r.u, "corrupt", 7);
 	f->buf[14 + 20 + 6] = 0x12; /* a UDP checksum that cannot be right */
@@ -244,7 +244,7 @@ static void test_inline_headers(void **state)
 	char buf[64];
 	size_t len;
 
-	vrun_begin(f, 1, 1, &r);
+	vrun_begin(f, EFX_L3 | EFX_L4, &r);
 	len = efx_udp_frame(f->buf, &r.u, "inline-head", 11);
 	/* Ethernet, IPv4 and UDP headers (42 bytes) inline; their checksums written by the port. */
 	(void)efx_post_inline_send(r.h, f->buf, (uint32_t)len, r.mkey, 42, 42, 0);
@@ -254,9 +254,58 @@ static void test_inline_headers(void **state)
 	vrun_end(f, &r);
 }
 
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Wait-on-time: three frames scheduled 300 ms apart arrive in order and none before its time (a
+ * lower bound only: a loaded machine may deliver late, never early).
+ */
+static void test_wait_on_time(void **state)
+{
+	struct cfx *f = *state;
+	uint64_t at[3], wot, t0;
+	uint32_t done = 0;
+	struct vrun r;
+	unsigned k;
+
+	vrun_begin(f, EFX_L3 | EFX_L4 | EFX_WOT, &r);
+	t0 = realtime_ns();
+	for (k = 0; k < 3; k++) {
+		char payload[16];
+		size_t len;
+		int n = snprintf(payload, sizeof(payload), "timed %u", k);
+
+		len = efx_udp_frame(f->buf + k * SLOT, &r.u, payload, (size_t)n);
+		at[k] = t0 + 300000000ull * (k + 1);
+		assert_int_equal(doca_eth_txq_calculate_timestamp(r.t, at[k], &wot), DOCA_SUCCESS);
+		ogda_dev_eth_op_wait_send(r.h, wot, (uint64_t)(uintptr_t)(f->buf + k * SLOT), htonl(r.mkey), (uint32_t)len,
+					  DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, OGDA_DEV_SHARE_GPU,
+					  DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
+	}
+	for (k = 0; k < 3; k++) {
+		char buf[32], want[16];
+		ssize_t n = recv(r.sock, buf, sizeof(buf) - 1, 0);
+
+		assert_true(n > 0);
+		buf[n] = '\0';
+		snprintf(want, sizeof(want), "timed %u", k);
+		assert_string_equal(buf, want);  /* in order */
+		assert_true(realtime_ns() >= at[k]); /* not before its time */
+	}
+	assert_int_equal(ogda_dev_eth_poll_completion(r.h, 3, 0, 1, OGDA_DEV_SHARE_GPU, &done), 0);
+	vrun_end(f, &r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_wait_on_time, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_inline_headers, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_udp_reaches_linux, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_checksum_dropped, cfx_setup, cfx_teardown),
