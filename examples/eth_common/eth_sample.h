@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the Ethernet samples (gpunetio_simple_send, gpunetio_send_wait_time) share: opening the NIC
+ * and the GPU (host threads when there is none), attaching the software NIC's port, the frame
+ * buffer registered with the NIC, the started send queue, and UDP frame building.
+ */
+#ifndef ETH_SAMPLE_H_
+#define ETH_SAMPLE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "doca_dev.h"
+#include "doca_eth_txq.h"
+#include "doca_gpunetio.h"
+#include "doca_gpunetio_eth_def.h"
+#include "doca_mmap.h"
+
+/* Where the frames go (UDP/IPv4 from 192.168.1.1:1234). */
+struct eth_sample_dst {
+	uint8_t mac[6];
+	uint32_t ip;         /* host order */
+	uint16_t port;
+};
+
+struct eth_sample {
+	struct doca_devinfo **list;
+	struct doca_dev *dev;
+	struct doca_gpu *gpu;
+	int on_gpu;                   /* a CUDA GPU (else the host handle: host threads) */
+	struct doca_eth_txq *txq;
+	struct doca_gpu_eth_txq *h;   /* device handle */
+	struct doca_mmap *mmap;
+	void *frames;                 /* frame buffer as device code addresses it */
+	uint32_t mkey_be;
+	int32_t *status_cpu;          /* a word device code writes its result to (CPU_GPU memory) */
+	void *status_dev;
+};
+
+/* Parses "aa:bb:cc:dd:ee:ff"; 0 or -1 (error line printed). */
+int eth_sample_parse_mac(const char *opt, const char *s, uint8_t mac[6]);
+
+/*
+ * Opens the NIC @p dev (device name or PCI address), the GPU @p gpu_pci (NULL: the first; host
+ * threads when none is usable) and, when @p iface is set, attaches the software NIC's port to it.
+ */
+int eth_sample_open(struct eth_sample *s, const char *dev, const char *gpu_pci, const char *iface);
+
+/*
+ * @p total frames of @p len bytes, @p slot bytes apart, each a UDP frame to @p dst carrying
+ * "<tag> <k>" and filler, in GPU memory on a GPU (else pinned host memory), registered with the NIC;
+ * also the status word (set to 1).
+ */
+int eth_sample_frames(struct eth_sample *s, uint32_t total, uint32_t len, uint32_t slot,
+		      const struct eth_sample_dst *dst, const char *tag);
+
+/* A started send queue for @p burst frames with L3/L4 checksum offload (and wait-on-time). */
+int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time);
+
+/* Prints the software NIC port's counters (nothing on a ConnectX). */
+void eth_sample_port_stats(struct eth_sample *s);
+
+/* Undoes everything (any stage). */
+void eth_sample_close(struct eth_sample *s);
+
+#endif /* ETH_SAMPLE_H_ */
