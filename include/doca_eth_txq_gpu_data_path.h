@@ -34,6 +34,22 @@ struct doca_gpu_eth_txq;
 doca_error_t doca_eth_txq_gpu_set_sq_mem_type(struct doca_eth_txq *eth_txq, enum doca_gpu_mem_type mtype);
 
 /**
+ * @brief CPU proxy: device code hands its producer index to a CPU thread, which rings the
+ *        doorbell with doca_eth_txq_gpu_cpu_proxy_progress() (queue not started). For GPUs that
+ *        cannot map the NIC's doorbell.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE when started.
+ */
+doca_error_t doca_eth_txq_gpu_set_uar_on_cpu(struct doca_eth_txq *eth_txq);
+
+/**
+ * @brief One step of the CPU proxy: rings the doorbell for every send device code published since
+ *        the last step. Call it in a loop from a CPU thread while device code sends.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_NOT_SUPPORTED for a queue
+ *         without doca_eth_txq_gpu_set_uar_on_cpu(); DOCA_ERROR_BAD_STATE when not started.
+ */
+doca_error_t doca_eth_txq_gpu_cpu_proxy_progress(struct doca_eth_txq *eth_txq);
+
+/**
  * @brief The handle device code posts through, valid while the queue is started.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_BAD_STATE when
  *         the queue is not started.

@@ -62,7 +62,7 @@ enum doca_gpu_dev_eth_resource_sharing_mode {
 /** @brief How the NIC learns of new sends. */
 enum doca_gpu_dev_eth_nic_handler {
 	DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO = 0,      /**< The queue's own handler. */
-	DOCA_GPUNETIO_ETH_NIC_HANDLER_CPU_PROXY = 1, /**< A CPU thread rings (not available yet). */
+	DOCA_GPUNETIO_ETH_NIC_HANDLER_CPU_PROXY = 1, /**< A CPU thread rings (doca_eth_txq_gpu_set_uar_on_cpu). */
 	DOCA_GPUNETIO_ETH_NIC_HANDLER_GPU_SM_DB = 2, /**< The GPU rings the doorbell. */
 };
 

@@ -146,7 +146,21 @@ out:
 	return rc;
 }
 
-int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time)
+static void *proxy_main(void *arg)
+{
+	struct eth_sample *s = arg;
+
+	while (!atomic_load(&s->proxy_stop)) {
+		if (doca_eth_txq_gpu_cpu_proxy_progress(s->txq) != DOCA_SUCCESS) {
+			sample_err("doca_eth_txq_gpu_cpu_proxy_progress failed");
+			break;
+		}
+		sample_sleep_us(10);
+	}
+	return NULL;
+}
+
+int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time, int proxy)
 {
 	struct doca_ctx *ctx;
 
@@ -157,11 +171,23 @@ int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time)
 	if (wait_on_time &&
 	    check(doca_eth_txq_set_wait_on_time_offload(s->txq), "doca_eth_txq_set_wait_on_time_offload") != 0)
 		return -1;
+	if (proxy && check(doca_eth_txq_gpu_set_uar_on_cpu(s->txq), "doca_eth_txq_gpu_set_uar_on_cpu") != 0)
+		return -1;
 	ctx = doca_eth_txq_as_doca_ctx(s->txq);
 	if (check(doca_ctx_set_datapath_on_gpu(ctx, s->gpu), "doca_ctx_set_datapath_on_gpu") != 0 ||
-	    check(doca_ctx_start(ctx), "doca_ctx_start") != 0)
+	    check(doca_ctx_start(ctx), "doca_ctx_start") != 0 ||
+	    check(doca_eth_txq_get_gpu_handle(s->txq, &s->h), "doca_eth_txq_get_gpu_handle") != 0)
 		return -1;
-	return check(doca_eth_txq_get_gpu_handle(s->txq, &s->h), "doca_eth_txq_get_gpu_handle");
+	if (proxy) {
+		atomic_init(&s->proxy_stop, 0);
+		if (pthread_create(&s->proxy_thread, NULL, proxy_main, s) != 0) {
+			sample_err("cannot start the CPU proxy thread");
+			return -1;
+		}
+		s->proxy_running = 1;
+		sample_info("CPU proxy: a host thread rings the doorbell");
+	}
+	return 0;
 }
 
 void eth_sample_port_stats(struct eth_sample *s)
@@ -176,6 +202,10 @@ void eth_sample_port_stats(struct eth_sample *s)
 
 void eth_sample_close(struct eth_sample *s)
 {
+	if (s->proxy_running) {
+		atomic_store(&s->proxy_stop, 1);
+		pthread_join(s->proxy_thread, NULL);
+	}
 	if (s->txq != NULL) {
 		if (s->h != NULL)
 			(void)doca_ctx_stop(doca_eth_txq_as_doca_ctx(s->txq));

@@ -7,6 +7,8 @@
 #ifndef ETH_SAMPLE_H_
 #define ETH_SAMPLE_H_
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +37,10 @@ struct eth_sample {
 	uint32_t mkey_be;
 	int32_t *status_cpu;          /* a word device code writes its result to (CPU_GPU memory) */
 	void *status_dev;
+	int proxy;                    /* CPU proxy: proxy_thread rings for device code */
+	pthread_t proxy_thread;
+	atomic_int proxy_stop;
+	int proxy_running;
 };
 
 /* Parses "aa:bb:cc:dd:ee:ff"; 0 or -1 (error line printed). */
@@ -54,8 +60,12 @@ int eth_sample_open(struct eth_sample *s, const char *dev, const char *gpu_pci, 
 int eth_sample_frames(struct eth_sample *s, uint32_t total, uint32_t len, uint32_t slot,
 		      const struct eth_sample_dst *dst, const char *tag);
 
-/* A started send queue for @p burst frames with L3/L4 checksum offload (and wait-on-time). */
-int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time);
+/*
+ * A started send queue for @p burst frames with L3/L4 checksum offload (and wait-on-time). With
+ * @p proxy, the queue's doorbell is rung by a CPU thread (doca_eth_txq_gpu_set_uar_on_cpu) that
+ * loops on doca_eth_txq_gpu_cpu_proxy_progress until eth_sample_close().
+ */
+int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time, int proxy);
 
 /* Prints the software NIC port's counters (nothing on a ConnectX). */
 void eth_sample_port_stats(struct eth_sample *s);

@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (eth_sample_open(&s, c.dev, c.gpu, c.iface) != 0 ||
 	    eth_sample_frames(&s, total, FRAME_LEN, SLOT, &c.dst, "burst-frame") != 0 ||
-	    eth_sample_txq(&s, 2 * total, 1) != 0)
+	    eth_sample_txq(&s, 2 * total, 1, 0) != 0)
 		goto out;
 	a = (struct swt_args){.txq = s.h, .frames = (uint64_t)(uintptr_t)s.frames, .mkey_be = s.mkey_be,
 			      .frame_len = FRAME_LEN, .slot = SLOT,

@@ -6,13 +6,14 @@
  * in a build without nvcc) the same sends run on host threads through the device C core.
  *
  *   gpunetio_simple_send [-n DEV] [-g GPU_PCI] [-i IFACE] [-c FRAMES_PER_THREAD] [-s PAYLOAD]
- *                        [-m DST_MAC] [-a DST_IPV4] [-v]
+ *                        [-m DST_MAC] [-a DST_IPV4] [-p] [-v]
  *
  * -n: the NIC (device name such as swnic0 or mlx5_0, or PCI address; default swnic0).
  * -g: the GPU's PCI address (default: the first GPU, if any).
  * -i: on the software NIC, the Linux interface its Ethernet port sends on (opengda_eth_port_attach;
  *     or OPENGDA_SWNIC_ETH_IFACE). -m / -a: destination MAC (default broadcast) and IPv4
  *     (default 192.168.1.2); the source is 192.168.1.1, UDP ports 1234 -> 5000.
+ * -p: CPU proxy (a host thread rings the doorbell for the kernel).
  * Exit status 0 when every frame completed.
  */
 #include <arpa/inet.h>
@@ -36,13 +37,14 @@
 struct cfg {
 	const char *dev, *gpu, *iface;
 	uint32_t per_thread, payload;
+	int proxy;
 	struct eth_sample_dst dst;
 };
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: gpunetio_simple_send [-n DEV] [-g GPU_PCI] [-i IFACE] [-c FRAMES_PER_THREAD] "
-			"[-s PAYLOAD] [-m DST_MAC] [-a DST_IPV4] [-v]\n");
+			"[-s PAYLOAD] [-m DST_MAC] [-a DST_IPV4] [-p] [-v]\n");
 }
 
 static int parse(int argc, char **argv, struct cfg *c)
@@ -53,7 +55,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 
 	*c = (struct cfg){.dev = "swnic0", .per_thread = 4, .payload = 64,
 			  .dst = {.mac = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, .ip = 0xc0a80102, .port = 5000}};
-	while ((o = getopt(argc, argv, "n:g:i:c:s:m:a:vh")) != -1) {
+	while ((o = getopt(argc, argv, "n:g:i:c:s:m:a:pvh")) != -1) {
 		switch (o) {
 		case 'n': c->dev = optarg; break;
 		case 'g': c->gpu = optarg; break;
@@ -79,6 +81,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 			}
 			c->dst.ip = ntohl(a.s_addr);
 			break;
+		case 'p': c->proxy = 1; break;
 		case 'v': (void)opengda_log_set_level(6); break;
 		default: usage(); return -1;
 		}
@@ -146,7 +149,7 @@ int main(int argc, char **argv)
 	total *= c.per_thread;
 	if (eth_sample_open(&s, c.dev, c.gpu, c.iface) != 0 ||
 	    eth_sample_frames(&s, total, HDR_LEN + c.payload, SLOT, &c.dst, "frame") != 0 ||
-	    eth_sample_txq(&s, total, 0) != 0)
+	    eth_sample_txq(&s, total, 0, c.proxy) != 0)
 		goto out;
 	a = (struct simple_send_args){.txq = s.h, .frames = (uint64_t)(uintptr_t)s.frames, .mkey_be = s.mkey_be,
 				      .frame_len = HDR_LEN + c.payload, .slot = SLOT, .per_thread = c.per_thread,

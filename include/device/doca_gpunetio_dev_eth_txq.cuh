@@ -16,7 +16,6 @@
  * Differences from the SDK (docs/ethernet.md):
  * - sync_scope is accepted and not used: the core chooses its fences from the sharing mode and
  *   where the queue lives.
- * - nic_handler CPU_PROXY is not available yet (queues are created with GPU_SM_DB).
  * - wait_send in warp or block scope writes a WAIT ahead of every send (all for the same time),
  *   not one WAIT for the group; the enhanced multi-packet send is not there yet.
  * - poll_completion returns DOCA_ERROR_UNEXPECTED on an error completion (as the SDK),

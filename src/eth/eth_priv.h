@@ -17,6 +17,7 @@
 #include "doca_eth_txq_gpu_data_path.h"
 #include "doca_gpunetio_eth_def.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -33,12 +34,17 @@ struct eth_txq_res {
 	struct ogda_devx_umem *umem;
 	struct ogda_devx_uar *uar;
 	void *db_gpu;                     /* the doorbell register as device code reaches it */
-	void *db_cpu;
+	uint64_t *db_cpu;                 /* the doorbell register as the CPU sees it */
+	uint32_t *dbr_cpu;                /* the SQ doorbell record word as the CPU sees it */
 	struct ogda_devx_obj *cq, *td, *tis, *sq;
 	uint32_t cqn, tdn, tisn, sqn;
 	void *ready_slots;                /* readiness words of the send-queue protocol (device memory) */
 	struct doca_gpu_eth_txq *handle;  /* device copy of `view` */
 	bool dev_used;                    /* core_dev_use() taken */
+	/* CPU proxy (doca_eth_txq_gpu_set_uar_on_cpu): device code publishes its producer index here */
+	uint64_t *mailbox_cpu;
+	void *mailbox_gpu;
+	uint64_t last_pi;                 /* under proxy_lock */
 };
 
 struct doca_eth_txq {
@@ -47,6 +53,8 @@ struct doca_eth_txq {
 	uint32_t max_burst;
 	uint8_t l3_csum, l4_csum;
 	bool wait_on_time;                /* doca_eth_txq_set_wait_on_time_offload */
+	bool uar_on_cpu;                  /* doca_eth_txq_gpu_set_uar_on_cpu: a CPU thread rings */
+	pthread_mutex_t proxy_lock;       /* doca_eth_txq_gpu_cpu_proxy_progress callers */
 	enum doca_gpu_mem_type sq_mem_type;
 	struct doca_gpu_eth_txq view;     /* host copy of the device handle */
 	struct eth_txq_res res;

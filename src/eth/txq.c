@@ -7,6 +7,7 @@
 
 #include "core/log.h"
 #include "device/ogda_dev_eth.h"
+#include "gpunetio/gpunetio_priv.h"
 #include "sdk/sdk_forward.h"
 #include "verbs/verbs_priv.h"
 
@@ -59,6 +60,7 @@ doca_error_t doca_eth_txq_create(struct doca_dev *dev, uint32_t max_burst_size, 
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	core_ctx_init(&t->ctx, &txq_ops);
+	pthread_mutex_init(&t->proxy_lock, NULL);
 	t->dev = dev;
 	t->max_burst = max_burst_size;
 	t->sq_mem_type = DOCA_GPU_MEM_TYPE_GPU; /* DOCA's default */
@@ -78,6 +80,7 @@ doca_error_t doca_eth_txq_destroy(struct doca_eth_txq *eth_txq)
 	err = core_ctx_fini(&eth_txq->ctx);
 	if (err != DOCA_SUCCESS)
 		return err;
+	pthread_mutex_destroy(&eth_txq->proxy_lock);
 	free(eth_txq);
 	return DOCA_SUCCESS;
 }
@@ -220,5 +223,39 @@ doca_error_t doca_eth_txq_calculate_timestamp(struct doca_eth_txq *eth_txq, uint
 		return DOCA_ERROR_BAD_STATE;
 	}
 	*wait_on_time_ts = ogda_dev_eth_calculate_timestamp(timestamp_ns);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_eth_txq_gpu_set_uar_on_cpu(struct doca_eth_txq *eth_txq)
+{
+	OGDA_SDK_FORWARD(doca_eth_txq_gpu_set_uar_on_cpu, (eth_txq));
+	doca_error_t err = check_idle(eth_txq, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	eth_txq->uar_on_cpu = true;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_eth_txq_gpu_cpu_proxy_progress(struct doca_eth_txq *eth_txq)
+{
+	OGDA_SDK_FORWARD(doca_eth_txq_gpu_cpu_proxy_progress, (eth_txq));
+	if (eth_txq == NULL) {
+		OGDA_LOG_ERR("%s: eth_txq must not be NULL", __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!eth_txq->uar_on_cpu) {
+		OGDA_LOG_ERR("%s: the queue rings its own doorbells (no doca_eth_txq_gpu_set_uar_on_cpu)", __func__);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	pthread_mutex_lock(&eth_txq->proxy_lock);
+	if (atomic_load(&eth_txq->ctx.state) != DOCA_CTX_STATE_RUNNING || eth_txq->res.mailbox_cpu == NULL) {
+		pthread_mutex_unlock(&eth_txq->proxy_lock);
+		OGDA_LOG_ERR("%s: the queue is not started", __func__);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	(void)ogda_proxy_ring_once(eth_txq->res.mailbox_cpu, eth_txq->res.dbr_cpu, eth_txq->res.db_cpu,
+				   eth_txq->res.sqn, &eth_txq->res.last_pi);
+	pthread_mutex_unlock(&eth_txq->proxy_lock);
 	return DOCA_SUCCESS;
 }

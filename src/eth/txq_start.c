@@ -187,9 +187,10 @@ static void fill_view(struct doca_eth_txq *t, const struct layout *l)
 	v->sq_log_wqe_num = l->log_wqebbs;
 	v->sq_wqe_daddr = g + l->sq_off;
 	v->sq_dbrec = (uint32_t *)(void *)(g + l->dbr_off) + OPENGDA_MLX5_SND_DBR;
-	v->sq_db = r->db_gpu;
+	v->sq_db = t->uar_on_cpu ? r->mailbox_gpu : r->db_gpu;
+	v->ogda_pi_mailbox = t->uar_on_cpu ? r->mailbox_gpu : NULL;
 	v->ogda_ready_slots = r->ready_slots;
-	v->nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB;
+	v->nic_handler = t->uar_on_cpu ? DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY : DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB;
 	v->mem_type = DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
 	v->send_dbr_mode_ext = DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR;
 	c->cqe_daddr = g + l->cq_off;
@@ -226,6 +227,8 @@ static void release(struct doca_eth_txq *t)
 		(void)doca_gpu_mem_free(gpu, r->ready_slots);
 	if (r->db_gpu != NULL)
 		(void)ogda_gpu_unmap_host(gpu, r->db_cpu);
+	if (r->mailbox_gpu != NULL)
+		(void)doca_gpu_mem_free(gpu, r->mailbox_gpu);
 	if (r->uar != NULL)
 		(void)r->devx->ops->uar_free(r->uar);
 	if (r->umem != NULL)
@@ -265,6 +268,24 @@ static doca_error_t alloc_queue_mem(struct doca_eth_txq *t, const struct layout 
 	memset(r->mem_cpu, 0, l->len);
 	for (i = 0; i < ((size_t)1 << l->log_cqes); i++) /* every CQE invalid, owner 1: nothing to poll */
 		((uint8_t *)r->mem_cpu)[l->cq_off + i * 64u + 63u] = OPENGDA_MLX5_CQE_OP_OWN_INIT;
+	return DOCA_SUCCESS;
+}
+
+/* CPU proxy: the host word device code publishes its producer index in (pinned, GPU-mapped). */
+static doca_error_t make_mailbox(struct doca_eth_txq *t)
+{
+	struct eth_txq_res *r = &t->res;
+	void *cpu = NULL;
+	doca_error_t err = doca_gpu_mem_alloc(t->ctx.gpu, sizeof(uint64_t), sizeof(uint64_t), DOCA_GPU_MEM_TYPE_CPU_GPU,
+					      &r->mailbox_gpu, &cpu);
+
+	if (err != DOCA_SUCCESS) {
+		r->mailbox_gpu = NULL;
+		return err;
+	}
+	r->mailbox_cpu = cpu;
+	__atomic_store_n(r->mailbox_cpu, 0, __ATOMIC_RELEASE);
+	r->last_pi = 0;
 	return DOCA_SUCCESS;
 }
 
@@ -319,7 +340,8 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 		err = r->devx->ops->uar_alloc(r->devx, OGDA_DEVX_UAR_NC, &r->uar, &uar);
 	if (err == DOCA_SUCCESS) {
 		r->db_cpu = uar.reg_addr;
-		err = ogda_gpu_map_host(ctx->gpu, uar.reg_addr, sizeof(uint64_t), &r->db_gpu);
+		r->dbr_cpu = (uint32_t *)(void *)((uint8_t *)r->mem_cpu + l.dbr_off) + OPENGDA_MLX5_SND_DBR;
+		err = t->uar_on_cpu ? make_mailbox(t) : ogda_gpu_map_host(ctx->gpu, uar.reg_addr, sizeof(uint64_t), &r->db_gpu);
 		if (err != DOCA_SUCCESS)
 			r->db_gpu = NULL;
 	}
@@ -341,6 +363,10 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 
 doca_error_t eth_txq_stop(struct doca_ctx *ctx)
 {
-	release((struct doca_eth_txq *)ctx);
+	struct doca_eth_txq *t = (struct doca_eth_txq *)ctx;
+
+	pthread_mutex_lock(&t->proxy_lock); /* no proxy step runs while the queue goes */
+	release(t);
+	pthread_mutex_unlock(&t->proxy_lock);
 	return DOCA_SUCCESS;
 }

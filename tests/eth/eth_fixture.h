@@ -37,6 +37,7 @@ enum efx_opt {
 	EFX_L3 = 1u << 0,  /* IPv4 header checksum offload */
 	EFX_L4 = 1u << 1,  /* TCP / UDP checksum offload */
 	EFX_WOT = 1u << 2, /* wait-on-time enabled */
+	EFX_PROXY = 1u << 3, /* CPU proxy: the test rings through doca_eth_txq_gpu_cpu_proxy_progress */
 };
 
 /*

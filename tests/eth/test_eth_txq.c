@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -181,6 +182,50 @@ static void test_send_bad_key(void **state)
 	efx_txq_destroy(t);
 }
 
+/* CPU proxy: nothing reaches the NIC until a CPU thread steps the proxy; then it rings once. */
+static void test_cpu_proxy(void **state)
+{
+	struct cfx *f = *state;
+	struct opengda_eth_port_stats before, after;
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t;
+	struct doca_mmap *m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	struct timespec pause = {0, 20000000};
+	uint32_t mkey = 0, done = 0, k;
+	size_t len = efx_udp_frame(f->buf, &ends, "proxied", 7);
+
+	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
+	t = efx_txq_start(f, 64, EFX_L3 | EFX_L4 | EFX_PROXY, &h);
+	assert_int_equal(h->qp.nic_handler, DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
+	for (k = 0; k < 4; k++)
+		ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, opengda_mlx5_htobe32(mkey), (uint32_t)len,
+				     k == 3 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE,
+				     OGDA_DEV_SHARE_GPU, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
+	/* No doorbell yet: however long we look, nothing completes (20 ms is only how long we look). */
+	nanosleep(&pause, NULL);
+	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 0, OGDA_DEV_SHARE_GPU, &done), 0);
+	assert_int_equal(done, 0);
+	assert_int_equal(doca_eth_txq_gpu_cpu_proxy_progress(t), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_GPU, &done), 0);
+	assert_int_equal(done, 1);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
+	assert_true(after.tx_dropped == before.tx_dropped + 4);
+	assert_int_equal(doca_eth_txq_gpu_cpu_proxy_progress(t), DOCA_SUCCESS); /* nothing new: no ring */
+	efx_txq_destroy(t);
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_cpu_proxy_progress(NULL), DOCA_ERROR_INVALID_VALUE, "eth_txq");
+	t = efx_txq_start(f, 64, 0, &h);
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_cpu_proxy_progress(t), DOCA_ERROR_NOT_SUPPORTED, "own doorbells");
+	efx_txq_destroy(t);
+	assert_int_equal(doca_eth_txq_create(f->dev, 64, &t), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_gpu_set_uar_on_cpu(t), DOCA_SUCCESS);
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_cpu_proxy_progress(t), DOCA_ERROR_BAD_STATE, "not started");
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_set_uar_on_cpu(NULL), DOCA_ERROR_INVALID_VALUE, "eth_txq");
+	assert_int_equal(doca_eth_txq_destroy(t), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+}
+
 /* Inline header bytes that run past the WQE end: LOCAL_QP_OP, as a NIC reports a malformed WQE. */
 static void test_inline_past_end(void **state)
 {
@@ -233,6 +278,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_send_unattached, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_send_bad_key, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_inline_past_end, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_proxy, cfx_setup, cfx_teardown),
 		cmocka_unit_test(test_csum_values),
 	};
 
