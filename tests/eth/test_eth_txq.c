@@ -17,6 +17,7 @@
 #include "device/ogda_dev_eth.h"
 #include "eth_fixture.h"
 #include "opengda.h"
+#include "prm/prm_wqe.h"
 #include "swnic/swnic_eth_csum.h"
 #include "test_util.h"
 
@@ -245,6 +246,48 @@ static void test_inline_past_end(void **state)
 	efx_txq_destroy(t);
 }
 
+/*
+ * The Ethernet SEND decoder against a hand-written image: ctrl, eth segment with 18 inline bytes
+ * (2 in the segment, 16 after it), two pointer segments; 5 DS in two WQEBBs.
+ */
+static void test_decode_eth(void **state)
+{
+	uint8_t ring[4 * 64] = {0};
+	uint8_t *w = ring + 64; /* slot 1 */
+	struct prm_wqe d;
+	unsigned i;
+
+	(void)state;
+	w[1] = 0x00, w[2] = 0x01, w[3] = OPENGDA_MLX5_OPCODE_SEND; /* wqe index 1 */
+	w[4] = 0x00, w[5] = 0x12, w[6] = 0x34, w[7] = 5;           /* sqn 0x1234, ds 5 */
+	w[11] = OPENGDA_MLX5_WQE_CTRL_CQ_UPDATE;
+	w[16 + 4] = OPENGDA_MLX5_ETH_WQE_L3_CSUM | OPENGDA_MLX5_ETH_WQE_L4_CSUM;
+	w[16 + 13] = 18;                                           /* inline_hdr_sz */
+	for (i = 0; i < 18; i++)
+		w[16 + 14 + i] = (uint8_t)(0xa0 + i);
+	/* data segments at 48 and 64: 100 bytes (key 7) at 0x1000, 20 bytes (key 8) at 0x2000 */
+	w[48 + 3] = 100, w[48 + 7] = 7, w[48 + 14] = 0x10;
+	w[64 + 3] = 20, w[64 + 7] = 8, w[64 + 14] = 0x20;
+	assert_int_equal(prm_wqe_decode_eth(ring, 2, 1, &d), DOCA_SUCCESS);
+	assert_int_equal(d.opcode, OPENGDA_MLX5_OPCODE_SEND);
+	assert_int_equal(d.qpn, 0x1234);
+	assert_int_equal(d.wqebbs, 2);
+	assert_true(d.has_eth);
+	assert_int_equal(d.eth.cs_flags, 0xc0);
+	assert_int_equal(d.eth.inline_hdr_sz, 18);
+	for (i = 0; i < 18; i++)
+		assert_int_equal(d.bytes[d.eth.inline_hdr_offset + i], 0xa0 + i);
+	assert_int_equal(d.ndata, 2);
+	assert_int_equal(d.data[0].byte_count, 100);
+	assert_int_equal(d.data[0].lkey, 7);
+	assert_true(d.data[0].addr == 0x1000);
+	assert_int_equal(d.data[1].byte_count, 20);
+	assert_true(d.data[1].addr == 0x2000);
+	/* The same bytes decoded for an RC QP have no eth segment: it is read as data. */
+	assert_int_equal(prm_wqe_decode(ring, 2, 1, &d), DOCA_SUCCESS);
+	assert_false(d.has_eth);
+}
+
 /* The checksum offload arithmetic: a known IPv4 header, and the receiver's verification identity. */
 static void test_csum_values(void **state)
 {
@@ -279,6 +322,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_send_bad_key, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_inline_past_end, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_proxy, cfx_setup, cfx_teardown),
+		cmocka_unit_test(test_decode_eth),
 		cmocka_unit_test(test_csum_values),
 	};
 
