@@ -283,9 +283,8 @@ static void test_decode_eth(void **state)
 	assert_true(d.data[0].addr == 0x1000);
 	assert_int_equal(d.data[1].byte_count, 20);
 	assert_true(d.data[1].addr == 0x2000);
-	/* The same bytes decoded for an RC QP have no eth segment: it is read as data. */
-	assert_int_equal(prm_wqe_decode(ring, 2, 1, &d), DOCA_SUCCESS);
-	assert_false(d.has_eth);
+	/* On an RC QP the same bytes are no Ethernet segment: the inline head reads as a bad inline segment. */
+	TEST_EXPECT_ERR(prm_wqe_decode(ring, 2, 1, &d), DOCA_ERROR_INVALID_VALUE, "runs past the WQE end");
 }
 
 /* The checksum offload arithmetic: a known IPv4 header, and the receiver's verification identity. */
