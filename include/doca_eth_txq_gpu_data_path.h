@@ -34,6 +34,14 @@ struct doca_gpu_eth_txq;
 doca_error_t doca_eth_txq_gpu_set_sq_mem_type(struct doca_eth_txq *eth_txq, enum doca_gpu_mem_type mtype);
 
 /**
+ * @brief Completions of NOTIFY sends go to the GPU (polled by device code), as the GPU samples ask
+ *        (queue not started). In OpenGDA they always do: without this call they are not delivered
+ *        to a CPU progress engine either (docs/ethernet.md).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE when started.
+ */
+doca_error_t doca_eth_txq_gpu_set_completion_on_gpu(struct doca_eth_txq *eth_txq);
+
+/**
  * @brief CPU proxy: device code hands its producer index to a CPU thread, which rings the
  *        doorbell with doca_eth_txq_gpu_cpu_proxy_progress() (queue not started). For GPUs that
  *        cannot map the NIC's doorbell.

@@ -166,7 +166,8 @@ int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time, int p
 
 	if (check(doca_eth_txq_create(s->dev, burst, &s->txq), "doca_eth_txq_create") != 0 ||
 	    check(doca_eth_txq_set_l3_chksum_offload(s->txq, 1), "doca_eth_txq_set_l3_chksum_offload") != 0 ||
-	    check(doca_eth_txq_set_l4_chksum_offload(s->txq, 1), "doca_eth_txq_set_l4_chksum_offload") != 0)
+	    check(doca_eth_txq_set_l4_chksum_offload(s->txq, 1), "doca_eth_txq_set_l4_chksum_offload") != 0 ||
+	    check(doca_eth_txq_gpu_set_completion_on_gpu(s->txq), "doca_eth_txq_gpu_set_completion_on_gpu") != 0)
 		return -1;
 	if (wait_on_time &&
 	    check(doca_eth_txq_set_wait_on_time_offload(s->txq), "doca_eth_txq_set_wait_on_time_offload") != 0)

@@ -259,3 +259,10 @@ doca_error_t doca_eth_txq_gpu_cpu_proxy_progress(struct doca_eth_txq *eth_txq)
 	pthread_mutex_unlock(&eth_txq->proxy_lock);
 	return DOCA_SUCCESS;
 }
+
+doca_error_t doca_eth_txq_gpu_set_completion_on_gpu(struct doca_eth_txq *eth_txq)
+{
+	OGDA_SDK_FORWARD(doca_eth_txq_gpu_set_completion_on_gpu, (eth_txq));
+	/* Completions are always polled by device code here: nothing else to set. */
+	return check_idle(eth_txq, __func__);
+}

@@ -55,6 +55,7 @@ struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, unsigned opts,
 		assert_int_equal(doca_eth_txq_set_wait_on_time_offload(t), DOCA_SUCCESS);
 	if (opts & EFX_PROXY)
 		assert_int_equal(doca_eth_txq_gpu_set_uar_on_cpu(t), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_gpu_set_completion_on_gpu(t), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(t), f->gpu), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_start(doca_eth_txq_as_doca_ctx(t)), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_txq_get_gpu_handle(t, h), DOCA_SUCCESS);

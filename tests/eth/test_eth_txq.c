@@ -113,6 +113,9 @@ static void test_lifecycle(void **state)
 	assert_int_not_equal(h->qp.sq_num, 0);
 	assert_int_not_equal(h->qp.cq_sq.cq_num, 0);
 	TEST_EXPECT_ERR(doca_eth_txq_set_l3_chksum_offload(t, 1), DOCA_ERROR_BAD_STATE, "started");
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_set_completion_on_gpu(t), DOCA_ERROR_BAD_STATE, "started");
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_set_uar_on_cpu(t), DOCA_ERROR_BAD_STATE, "started");
+	TEST_EXPECT_ERR(doca_eth_txq_set_wait_on_time_offload(t), DOCA_ERROR_BAD_STATE, "started");
 	TEST_EXPECT_ERR(doca_eth_txq_destroy(t), DOCA_ERROR_BAD_STATE, "stop it");
 	TEST_EXPECT_ERR(doca_dev_close(f->dev), DOCA_ERROR_IN_USE, "still use the device");
 	assert_int_equal(doca_ctx_stop(ctx), DOCA_SUCCESS);
