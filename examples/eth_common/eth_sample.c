@@ -22,10 +22,57 @@ static int check(doca_error_t err, const char *what)
 	return err == DOCA_SUCCESS ? 0 : -1;
 }
 
-int eth_sample_parse_mac(const char *opt, const char *s, uint8_t mac[6])
+void eth_sample_opts_default(struct eth_sample_opts *o)
 {
-	if (sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1], &mac[2], &mac[3], &mac[4], &mac[5]) != 6) {
-		sample_err("%s %s: not a MAC address", opt, s);
+	*o = (struct eth_sample_opts){.dev = "swnic0",
+				      .dst = {.mac = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, .ip = 0xc0a80102, .port = 5000}};
+}
+
+int eth_sample_opt(int opt, const char *arg, struct eth_sample_opts *o)
+{
+	struct in_addr a;
+	uint8_t *m = o->dst.mac;
+
+	switch (opt) {
+	case 'n': o->dev = arg; return 1;
+	case 'g': o->gpu = arg; return 1;
+	case 'i': o->iface = arg; return 1;
+	case 'v': (void)opengda_log_set_level(6); return 1;
+	case 'm':
+		if (sscanf(arg, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]) != 6) {
+			sample_err("-m %s: not a MAC address", arg);
+			return -1;
+		}
+		return 1;
+	case 'a':
+		if (inet_pton(AF_INET, arg, &a) != 1) {
+			sample_err("-a %s: not an IPv4 address", arg);
+			return -1;
+		}
+		o->dst.ip = ntohl(a.s_addr);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int eth_sample_run_threads(uint32_t n, void *(*fn)(void *), void *args, size_t arg_size)
+{
+	pthread_t *th = calloc(n, sizeof(*th));
+	uint32_t i, started = 0;
+
+	if (th == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&th[i], NULL, fn, (uint8_t *)args + (size_t)i * arg_size) != 0)
+			break;
+		started++;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	if (started != n) {
+		sample_err("pthread_create failed");
 		return -1;
 	}
 	return 0;

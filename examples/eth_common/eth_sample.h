@@ -43,8 +43,23 @@ struct eth_sample {
 	int proxy_running;
 };
 
-/* Parses "aa:bb:cc:dd:ee:ff"; 0 or -1 (error line printed). */
-int eth_sample_parse_mac(const char *opt, const char *s, uint8_t mac[6]);
+/* The options every Ethernet sample has: -n DEV, -g GPU_PCI, -i IFACE, -m DST_MAC, -a DST_IPV4, -v. */
+struct eth_sample_opts {
+	const char *dev, *gpu, *iface;
+	struct eth_sample_dst dst;
+};
+
+/* swnic0, the first GPU, no interface, broadcast to 192.168.1.2:5000. */
+void eth_sample_opts_default(struct eth_sample_opts *o);
+
+/* getopt's letters of those options, to put in a sample's option string. */
+#define ETH_SAMPLE_OPTSTRING "n:g:i:m:a:v"
+
+/* Handles option @p opt with argument @p arg if it is one of those: 1 handled, 0 not one, -1 a bad value. */
+int eth_sample_opt(int opt, const char *arg, struct eth_sample_opts *o);
+
+/* Runs fn(args + i * arg_size) on n host threads (a kernel's threads, on the host) and joins them; 0 or -1. */
+int eth_sample_run_threads(uint32_t n, void *(*fn)(void *), void *args, size_t arg_size);
 
 /*
  * Opens the NIC @p dev (device name or PCI address), the GPU @p gpu_pci (NULL: the first; host

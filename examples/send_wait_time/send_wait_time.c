@@ -10,11 +10,8 @@
  *                           [-a DST_IPV4] [-v]
  * -t: nanoseconds between bursts (default 5000000); the other options as gpunetio_simple_send's.
  */
-#include <arpa/inet.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 
 #include "device/ogda_dev_eth.h"
@@ -30,9 +27,8 @@
 #define LEAD_NS 50000000ull
 
 struct cfg {
-	const char *dev, *gpu, *iface;
+	struct eth_sample_opts o;
 	uint64_t interval_ns;
-	struct eth_sample_dst dst;
 };
 
 static uint64_t realtime_ns(void)
@@ -45,37 +41,23 @@ static uint64_t realtime_ns(void)
 
 static int parse(int argc, char **argv, struct cfg *c)
 {
-	struct in_addr a;
-	int o;
+	int o, r;
 
-	*c = (struct cfg){.dev = "swnic0", .interval_ns = 5000000,
-			  .dst = {.mac = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, .ip = 0xc0a80102, .port = 5000}};
-	while ((o = getopt(argc, argv, "n:g:i:t:m:a:vh")) != -1) {
-		switch (o) {
-		case 'n': c->dev = optarg; break;
-		case 'g': c->gpu = optarg; break;
-		case 'i': c->iface = optarg; break;
-		case 't':
-			if (sample_parse_u64("-t", optarg, 1000, 10000000000ull, 0, &c->interval_ns) != 0)
-				return -1;
-			break;
-		case 'm':
-			if (eth_sample_parse_mac("-m", optarg, c->dst.mac) != 0)
-				return -1;
-			break;
-		case 'a':
-			if (inet_pton(AF_INET, optarg, &a) != 1) {
-				sample_err("-a %s: not an IPv4 address", optarg);
-				return -1;
-			}
-			c->dst.ip = ntohl(a.s_addr);
-			break;
-		case 'v': (void)opengda_log_set_level(6); break;
-		default:
+	c->interval_ns = 5000000;
+	eth_sample_opts_default(&c->o);
+	while ((o = getopt(argc, argv, ETH_SAMPLE_OPTSTRING "t:h")) != -1) {
+		r = eth_sample_opt(o, optarg, &c->o);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (o != 't') {
 			fprintf(stderr, "usage: gpunetio_send_wait_time [-n DEV] [-g GPU_PCI] [-i IFACE] [-t INTERVAL_NS] "
 					"[-m DST_MAC] [-a DST_IPV4] [-v]\n");
 			return -1;
 		}
+		if (sample_parse_u64("-t", optarg, 1000, 10000000000ull, 0, &c->interval_ns) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -103,23 +85,14 @@ static void *host_send(void *arg)
 
 static int send_host(const struct swt_args *a)
 {
-	pthread_t th[SWT_THREADS];
 	struct host_sender s[SWT_THREADS];
-	uint32_t i, started = 0, done = 0;
+	uint32_t i, done = 0;
 
 	a->txq->qp.cq_sq.ogda_wait_timeout_ns = 30000000000ull;
-	for (i = 0; i < SWT_THREADS; i++) {
+	for (i = 0; i < SWT_THREADS; i++)
 		s[i] = (struct host_sender){.a = a, .tid = i};
-		if (pthread_create(&th[i], NULL, host_send, &s[i]) != 0)
-			break;
-		started++;
-	}
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	if (started != SWT_THREADS) {
-		sample_err("pthread_create failed");
+	if (eth_sample_run_threads(SWT_THREADS, host_send, s, sizeof(s[0])) != 0)
 		return -1;
-	}
 	*a->status = ogda_dev_eth_poll_completion(a->txq, SWT_BURSTS, 0, 1, OGDA_DEV_SHARE_GPU, &done);
 	return 0;
 }
@@ -137,8 +110,8 @@ int main(int argc, char **argv)
 	sample_set_prog("gpunetio_send_wait_time");
 	if (parse(argc, argv, &c) != 0)
 		return 2;
-	if (eth_sample_open(&s, c.dev, c.gpu, c.iface) != 0 ||
-	    eth_sample_frames(&s, total, FRAME_LEN, SLOT, &c.dst, "burst-frame") != 0 ||
+	if (eth_sample_open(&s, c.o.dev, c.o.gpu, c.o.iface) != 0 ||
+	    eth_sample_frames(&s, total, FRAME_LEN, SLOT, &c.o.dst, "burst-frame") != 0 ||
 	    eth_sample_txq(&s, 2 * total, 1, 0) != 0)
 		goto out;
 	a = (struct swt_args){.txq = s.h, .frames = (uint64_t)(uintptr_t)s.frames, .mkey_be = s.mkey_be,

@@ -16,11 +16,8 @@
  * -p: CPU proxy (a host thread rings the doorbell for the kernel).
  * Exit status 0 when every frame completed.
  */
-#include <arpa/inet.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "device/ogda_dev_eth.h"
 #include "eth_sample.h"
@@ -35,10 +32,9 @@
 #define HDR_LEN 42u
 
 struct cfg {
-	const char *dev, *gpu, *iface;
+	struct eth_sample_opts o;
 	uint32_t per_thread, payload;
 	int proxy;
-	struct eth_sample_dst dst;
 };
 
 static void usage(void)
@@ -49,17 +45,19 @@ static void usage(void)
 
 static int parse(int argc, char **argv, struct cfg *c)
 {
-	struct in_addr a;
 	uint64_t v;
-	int o;
+	int o, r;
 
-	*c = (struct cfg){.dev = "swnic0", .per_thread = 4, .payload = 64,
-			  .dst = {.mac = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, .ip = 0xc0a80102, .port = 5000}};
-	while ((o = getopt(argc, argv, "n:g:i:c:s:m:a:pvh")) != -1) {
+	*c = (struct cfg){.per_thread = 4, .payload = 64};
+	eth_sample_opts_default(&c->o);
+	while ((o = getopt(argc, argv, ETH_SAMPLE_OPTSTRING "c:s:ph")) != -1) {
+		r = eth_sample_opt(o, optarg, &c->o);
+		if (r != 0) {
+			if (r < 0)
+				return -1;
+			continue;
+		}
 		switch (o) {
-		case 'n': c->dev = optarg; break;
-		case 'g': c->gpu = optarg; break;
-		case 'i': c->iface = optarg; break;
 		case 'c':
 			if (sample_parse_u64("-c", optarg, 1, 128, 0, &v) != 0)
 				return -1;
@@ -70,19 +68,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 				return -1;
 			c->payload = (uint32_t)v;
 			break;
-		case 'm':
-			if (eth_sample_parse_mac("-m", optarg, c->dst.mac) != 0)
-				return -1;
-			break;
-		case 'a':
-			if (inet_pton(AF_INET, optarg, &a) != 1) {
-				sample_err("-a %s: not an IPv4 address", optarg);
-				return -1;
-			}
-			c->dst.ip = ntohl(a.s_addr);
-			break;
 		case 'p': c->proxy = 1; break;
-		case 'v': (void)opengda_log_set_level(6); break;
 		default: usage(); return -1;
 		}
 	}
@@ -112,24 +98,15 @@ static void *host_send(void *arg)
 
 static int send_host(const struct simple_send_args *a)
 {
-	pthread_t th[BLOCKS * THREADS_PER_BLOCK];
 	struct host_sender s[BLOCKS * THREADS_PER_BLOCK];
-	uint32_t i, started = 0, done = 0;
+	uint32_t i, done = 0;
 
 	/* Bound the completion wait (a host handle's device memory is host memory). */
 	a->txq->qp.cq_sq.ogda_wait_timeout_ns = 10000000000ull;
-	for (i = 0; i < a->threads; i++) {
+	for (i = 0; i < a->threads; i++)
 		s[i] = (struct host_sender){.a = a, .tid = i};
-		if (pthread_create(&th[i], NULL, host_send, &s[i]) != 0)
-			break;
-		started++;
-	}
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	if (started != a->threads) {
-		sample_err("pthread_create failed");
+	if (eth_sample_run_threads(a->threads, host_send, s, sizeof(s[0])) != 0)
 		return -1;
-	}
 	*a->status = ogda_dev_eth_poll_completion(a->txq, a->threads, 1, 1, OGDA_DEV_SHARE_GPU, &done);
 	return 0;
 }
@@ -147,8 +124,8 @@ int main(int argc, char **argv)
 	if (parse(argc, argv, &c) != 0)
 		return 2;
 	total *= c.per_thread;
-	if (eth_sample_open(&s, c.dev, c.gpu, c.iface) != 0 ||
-	    eth_sample_frames(&s, total, HDR_LEN + c.payload, SLOT, &c.dst, "frame") != 0 ||
+	if (eth_sample_open(&s, c.o.dev, c.o.gpu, c.o.iface) != 0 ||
+	    eth_sample_frames(&s, total, HDR_LEN + c.payload, SLOT, &c.o.dst, "frame") != 0 ||
 	    eth_sample_txq(&s, total, 0, c.proxy) != 0)
 		goto out;
 	a = (struct simple_send_args){.txq = s.h, .frames = (uint64_t)(uintptr_t)s.frames, .mkey_be = s.mkey_be,
