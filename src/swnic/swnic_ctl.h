@@ -194,7 +194,8 @@ void swnic_mem_set_kind_probe(swnic_mem_kind_probe_fn probe);
 void swnic_cmd_release_all(struct swnic *nic);  /* QPs, CQs, RMPs, TISs, transport domains */
 
 /*
- * At creation: attaches the Ethernet port named for this NIC in OPENGDA_SWNIC_ETH_IFACE (a
+ * At creation: zeroes the port's counters and attaches the Ethernet port named for this NIC in
+ * OPENGDA_SWNIC_ETH_IFACE (a
  * comma-separated list, entry i for swnic<i>; empty entries attach nothing). A failure is
  * logged as an error and leaves the port unattached.
  */

@@ -37,7 +37,7 @@ struct swnic_eth_port {
 	uint8_t frame[ETH_FRAME_MAX];
 };
 
-/* Counters outlive attachments: kept in a side table per NIC index. */
+/* Counters outlive attachments (reset when a NIC of that index is created): one set per NIC index. */
 struct eth_counters {
 	atomic_ulong tx_packets, tx_bytes, tx_dropped, tx_errors;
 	atomic_bool warned_unattached;
@@ -135,9 +135,17 @@ void swnic_eth_detach(struct swnic *nic)
 void swnic_eth_attach_from_env(struct swnic *nic)
 {
 	const char *v = getenv(SWNIC_ENV_ETH_IFACE);
+	struct eth_counters *c = ctr(nic);
 	char name[IF_NAMESIZE];
 	uint32_t i = 0;
 	size_t n;
+
+	/* A new NIC of this index: its counters start from zero. */
+	atomic_store(&c->tx_packets, 0);
+	atomic_store(&c->tx_bytes, 0);
+	atomic_store(&c->tx_dropped, 0);
+	atomic_store(&c->tx_errors, 0);
+	atomic_store(&c->warned_unattached, false);
 
 	while (v != NULL && *v != '\0' && i < nic->index) { /* entry nic->index of the list */
 		v = strchr(v, ',');
