@@ -19,7 +19,7 @@
  * to (OPENGDA_SWNIC_ETH_IFACE or opengda_eth_port_attach(); docs/ethernet.md).
  *
  * Differences from DOCA (docs/ethernet.md): only the GPU data path (a CPU-datapath queue cannot
- * start: DOCA_ERROR_NOT_SUPPORTED); no GPU events yet.
+ * start: DOCA_ERROR_NOT_SUPPORTED).
  *
  * Every function checks its arguments and logs why it fails.
  */

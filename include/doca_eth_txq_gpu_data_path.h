@@ -21,6 +21,42 @@ extern "C" {
 
 /** @brief The device-side queue (doca_gpunetio_eth_def.h). */
 struct doca_gpu_eth_txq;
+/** @brief A completed NOTIFY send, delivered by the progress engine. */
+struct doca_eth_txq_gpu_event_notify_send_packet;
+/** @brief A failed send, delivered by the progress engine. */
+struct doca_eth_txq_gpu_event_error_send_packet;
+
+/** @brief Callback of a completed NOTIFY send. */
+typedef void (*doca_eth_txq_gpu_event_notify_send_packet_cb_t)(struct doca_eth_txq_gpu_event_notify_send_packet *event,
+								union doca_data event_user_data);
+/** @brief Callback of a failed send. */
+typedef void (*doca_eth_txq_gpu_event_error_send_packet_cb_t)(struct doca_eth_txq_gpu_event_error_send_packet *event,
+							       union doca_data event_user_data);
+
+/**
+ * @brief Delivers each completed NOTIFY send to @p cb from doca_pe_progress() of the engine the
+ *        queue is connected to (queue not started). Only for a queue whose completions are not on
+ *        the GPU (no doca_eth_txq_gpu_set_completion_on_gpu()): then the CPU consumes them.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE when started.
+ */
+doca_error_t doca_eth_txq_gpu_event_notify_send_packet_register(struct doca_eth_txq *eth_txq,
+								doca_eth_txq_gpu_event_notify_send_packet_cb_t cb,
+								union doca_data user_data);
+
+/** @brief The same for failed sends (an error completion; the queue is then in error). */
+doca_error_t doca_eth_txq_gpu_event_error_send_packet_register(struct doca_eth_txq *eth_txq,
+							       doca_eth_txq_gpu_event_error_send_packet_cb_t cb,
+							       union doca_data user_data);
+
+/** @brief The send's WQE index (16 bits). DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_eth_txq_gpu_event_notify_send_packet_get_position(
+	const struct doca_eth_txq_gpu_event_notify_send_packet *event, uint16_t *position);
+/** @brief The completion's time stamp (the CQE's). DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_eth_txq_gpu_event_notify_send_packet_get_timestamp(
+	const struct doca_eth_txq_gpu_event_notify_send_packet *event, uint64_t *timestamp);
+/** @brief The failed send's WQE index. DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_eth_txq_gpu_event_error_send_packet_get_position(
+	const struct doca_eth_txq_gpu_event_error_send_packet *event, uint16_t *position);
 
 /**
  * @brief Where the send queue, its CQ and their doorbell records live (queue not started).

@@ -53,6 +53,8 @@ struct core_ctx_ops {
 	bool gpu_datapath_ok;                               /* may set_datapath_on_gpu */
 	doca_error_t (*start)(struct doca_ctx *ctx);        /* IDLE -> RUNNING; logs its own failure */
 	doca_error_t (*stop)(struct doca_ctx *ctx);         /* RUNNING -> IDLE; logs its own failure */
+	/* Optional: the work doca_pe_progress() does for a RUNNING context; 1 when it did any. */
+	uint8_t (*progress)(struct doca_ctx *ctx);
 };
 
 struct doca_ctx {

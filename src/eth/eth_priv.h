@@ -45,6 +45,9 @@ struct eth_txq_res {
 	uint64_t *mailbox_cpu;
 	void *mailbox_gpu;
 	uint64_t last_pi;                 /* under proxy_lock */
+	uint8_t *cqes_cpu;                /* the CQ ring as the CPU sees it (events) */
+	uint32_t log_cqes;
+	uint64_t cpu_cq_ci;               /* CQEs the progress engine consumed */
 };
 
 struct doca_eth_txq {
@@ -54,14 +57,29 @@ struct doca_eth_txq {
 	uint8_t l3_csum, l4_csum;
 	bool wait_on_time;                /* doca_eth_txq_set_wait_on_time_offload */
 	bool uar_on_cpu;                  /* doca_eth_txq_gpu_set_uar_on_cpu: a CPU thread rings */
+	bool completion_on_gpu;           /* doca_eth_txq_gpu_set_completion_on_gpu: device code polls */
+	doca_eth_txq_gpu_event_notify_send_packet_cb_t notify_cb; /* progress engine events */
+	union doca_data notify_data;
+	doca_eth_txq_gpu_event_error_send_packet_cb_t error_cb;
+	union doca_data error_data;
 	pthread_mutex_t proxy_lock;       /* doca_eth_txq_gpu_cpu_proxy_progress callers */
 	enum doca_gpu_mem_type sq_mem_type;
 	struct doca_gpu_eth_txq view;     /* host copy of the device handle */
 	struct eth_txq_res res;
 };
 
-/* core_ctx_ops of a send queue (txq_start.c). */
+/* core_ctx_ops of a send queue (txq_start.c; progress: txq_event.c). */
 doca_error_t eth_txq_start(struct doca_ctx *ctx);
 doca_error_t eth_txq_stop(struct doca_ctx *ctx);
+uint8_t eth_txq_progress(struct doca_ctx *ctx);
+
+struct doca_eth_txq_gpu_event_notify_send_packet {
+	uint16_t position;
+	uint64_t timestamp;
+};
+
+struct doca_eth_txq_gpu_event_error_send_packet {
+	uint16_t position;
+};
 
 #endif /* OGDA_ETH_ETH_PRIV_H_ */

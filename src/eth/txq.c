@@ -18,6 +18,7 @@ static const struct core_ctx_ops txq_ops = {
 	.gpu_datapath_ok = true,
 	.start = eth_txq_start,
 	.stop = eth_txq_stop,
+	.progress = eth_txq_progress,
 };
 
 static bool burst_ok(uint32_t n, const char *func)
@@ -263,6 +264,9 @@ doca_error_t doca_eth_txq_gpu_cpu_proxy_progress(struct doca_eth_txq *eth_txq)
 doca_error_t doca_eth_txq_gpu_set_completion_on_gpu(struct doca_eth_txq *eth_txq)
 {
 	OGDA_SDK_FORWARD(doca_eth_txq_gpu_set_completion_on_gpu, (eth_txq));
-	/* Completions are always polled by device code here: nothing else to set. */
-	return check_idle(eth_txq, __func__);
+	doca_error_t err = check_idle(eth_txq, __func__);
+
+	if (err == DOCA_SUCCESS)
+		eth_txq->completion_on_gpu = true; /* the progress engine leaves the CQ alone */
+	return err;
 }

@@ -265,6 +265,8 @@ static doca_error_t alloc_queue_mem(struct doca_eth_txq *t, const struct layout 
 		return err;
 	}
 	r->mem_len = l->len;
+	r->cqes_cpu = (uint8_t *)r->mem_cpu + l->cq_off;
+	r->log_cqes = l->log_cqes;
 	memset(r->mem_cpu, 0, l->len);
 	for (i = 0; i < ((size_t)1 << l->log_cqes); i++) /* every CQE invalid, owner 1: nothing to poll */
 		((uint8_t *)r->mem_cpu)[l->cq_off + i * 64u + 63u] = OPENGDA_MLX5_CQE_OP_OWN_INIT;

@@ -16,6 +16,7 @@
 
 #include "device/ogda_dev_eth.h"
 #include "eth_fixture.h"
+#include "doca_pe.h"
 #include "opengda.h"
 #include "prm/prm_wqe.h"
 #include "swnic/swnic_eth_csum.h"
@@ -230,6 +231,93 @@ static void test_cpu_proxy(void **state)
 	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
 }
 
+struct pe_seen {
+	uint16_t notify[4], error[4];
+	uint64_t ts[4];
+	unsigned nnotify, nerror;
+};
+
+static void on_notify(struct doca_eth_txq_gpu_event_notify_send_packet *ev, union doca_data d)
+{
+	struct pe_seen *s = d.ptr;
+
+	if (s->nnotify < 4) {
+		assert_int_equal(doca_eth_txq_gpu_event_notify_send_packet_get_position(ev, &s->notify[s->nnotify]),
+				 DOCA_SUCCESS);
+		assert_int_equal(doca_eth_txq_gpu_event_notify_send_packet_get_timestamp(ev, &s->ts[s->nnotify]),
+				 DOCA_SUCCESS);
+	}
+	s->nnotify++;
+}
+
+static void on_error(struct doca_eth_txq_gpu_event_error_send_packet *ev, union doca_data d)
+{
+	struct pe_seen *s = d.ptr;
+
+	if (s->nerror < 4)
+		assert_int_equal(doca_eth_txq_gpu_event_error_send_packet_get_position(ev, &s->error[s->nerror]),
+				 DOCA_SUCCESS);
+	s->nerror++;
+}
+
+/* Completions not polled on the GPU reach the progress engine: notify per NOTIFY send, error per failure. */
+static void test_pe_events(void **state)
+{
+	struct cfx *f = *state;
+	struct doca_mmap *m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	struct timespec pause = {0, 1000000};
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t = NULL;
+	struct doca_pe *pe = NULL;
+	struct pe_seen seen;
+	union doca_data d = {.ptr = &seen};
+	uint32_t mkey = 0, k;
+	unsigned spins;
+	size_t len = efx_udp_frame(f->buf, &ends, "event", 5);
+
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
+	assert_int_equal(doca_pe_create(&pe), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_create(f->dev, 64, &t), DOCA_SUCCESS);
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_event_notify_send_packet_register(t, NULL, d), DOCA_ERROR_INVALID_VALUE,
+			"callback");
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_event_error_send_packet_register(NULL, on_error, d), DOCA_ERROR_INVALID_VALUE,
+			"callback");
+	assert_int_equal(doca_eth_txq_gpu_event_notify_send_packet_register(t, on_notify, d), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_gpu_event_error_send_packet_register(t, on_error, d), DOCA_SUCCESS);
+	assert_int_equal(doca_pe_connect_ctx(pe, doca_eth_txq_as_doca_ctx(t)), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_eth_txq_as_doca_ctx(t), f->gpu), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_start(doca_eth_txq_as_doca_ctx(t)), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_txq_get_gpu_handle(t, &h), DOCA_SUCCESS);
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_event_notify_send_packet_register(t, on_notify, d), DOCA_ERROR_BAD_STATE,
+			"started");
+	for (k = 0; k < 3; k++) /* two good sends (NOTIFY), then one with a key the NIC does not know */
+		ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, opengda_mlx5_htobe32(k < 2 ? mkey : 0x7777),
+				     (uint32_t)len, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, OGDA_DEV_SHARE_EXCLUSIVE,
+				     DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
+	stderr_capture_begin(); /* the error completion is logged */
+	for (spins = 0; (seen.nnotify < 2 || seen.nerror < 1) && spins < 5000; spins++)
+		if (!doca_pe_progress(pe))
+			nanosleep(&pause, NULL);
+	stderr_capture_end((char[1024]){0}, 1024);
+	assert_int_equal(seen.nnotify, 2);
+	assert_int_equal(seen.nerror, 1);
+	assert_int_equal(seen.notify[0], 0);
+	assert_int_equal(seen.notify[1], 1);
+	assert_true(seen.ts[0] != 0 && seen.ts[1] >= seen.ts[0]);
+	assert_int_equal(seen.error[0], 2);
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_event_notify_send_packet_get_position(NULL, &seen.notify[0]),
+			DOCA_ERROR_INVALID_VALUE, "event");
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_event_error_send_packet_get_position(NULL, &seen.error[0]),
+			DOCA_ERROR_INVALID_VALUE, "event");
+	TEST_EXPECT_ERR(doca_eth_txq_gpu_event_notify_send_packet_get_timestamp(NULL, &seen.ts[0]),
+			DOCA_ERROR_INVALID_VALUE, "event");
+	efx_txq_destroy(t);
+	assert_int_equal(doca_pe_destroy(pe), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+}
+
 /* Inline header bytes that run past the WQE end: LOCAL_QP_OP, as a NIC reports a malformed WQE. */
 static void test_inline_past_end(void **state)
 {
@@ -324,6 +412,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_send_bad_key, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_inline_past_end, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_proxy, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_pe_events, cfx_setup, cfx_teardown),
 		cmocka_unit_test(test_decode_eth),
 		cmocka_unit_test(test_csum_values),
 	};
