@@ -170,6 +170,49 @@ static void test_send_unattached(void **state)
 	efx_txq_destroy(t);
 }
 
+/*
+ * Many laps of the 64-WQEBB ring and of the CQ: 1024 frames, a NOTIFY every 16, at most three
+ * batches outstanding; every completion arrives, with the WQE counter of its batch's last send.
+ */
+static void test_ring_laps(void **state)
+{
+	struct cfx *f = *state;
+	struct opengda_eth_port_stats before, after;
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t = efx_txq_start(f, 64, EFX_L3 | EFX_L4, &h);
+	struct doca_mmap *m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	uint32_t mkey = 0, done = 0, i, batches = 0, polled = 0;
+	size_t len = efx_udp_frame(f->buf, &ends, "lap", 3);
+
+	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
+	for (i = 0; i < 1024; i++) {
+		int last = (i + 1) % 16 == 0;
+
+		ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, opengda_mlx5_htobe32(mkey), (uint32_t)len,
+				     last ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE,
+				     OGDA_DEV_SHARE_EXCLUSIVE, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
+		if (!last)
+			continue;
+		batches++;
+		while (batches - polled >= 3) {
+			const struct opengda_mlx5_cqe64 *cqe = (const struct opengda_mlx5_cqe64 *)(const void *)(
+				h->qp.cq_sq.cqe_daddr + ((uint64_t)(polled & h->qp.cq_sq.cqe_mask) << 6));
+
+			assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
+			assert_int_equal(opengda_mlx5_cqe_wqe_counter(cqe), (uint16_t)(polled * 16 + 15));
+			polled++;
+		}
+	}
+	assert_int_equal(ogda_dev_eth_poll_completion(h, batches - polled, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
+	assert_int_equal(done, batches - polled);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
+	assert_true(after.tx_dropped == before.tx_dropped + 1024);
+	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+	efx_txq_destroy(t);
+}
+
 /* A send with a key the NIC does not know completes in error (LOCAL_PROT), without NOTIFY too. */
 static void test_send_bad_key(void **state)
 {
@@ -410,6 +453,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lifecycle, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_send_unattached, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_send_bad_key, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_ring_laps, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_inline_past_end, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_proxy, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_pe_events, cfx_setup, cfx_teardown),
