@@ -7,7 +7,8 @@
  * @file doca_pe.h
  * @brief DOCA Core progress engine: the CPU thread's loop that delivers a context's events.
  *
- * Contexts connected to an engine report their state changes through it: doca_pe_progress()
+ * Contexts connected to an engine report their state changes through it, and do their CPU-side
+ * work in it (an Ethernet send queue's completion events, say): doca_pe_progress()
  * runs the callbacks on the calling thread, in the order the changes happened. Later libraries
  * deliver their CPU-side events (send errors, notifications) the same way. An engine is driven
  * by one thread at a time; contexts may change state on other threads (the queue is locked).

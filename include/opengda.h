@@ -153,6 +153,46 @@ doca_error_t opengda_verbs_context_get_async_handle(struct doca_verbs_context *v
 
 /** @} */
 
+/* ------------------------------------------------------------------------------------------ */
+/** @name Ethernet port of the software NIC */
+/** @{ */
+
+struct doca_dev;
+
+/** @brief Counters of a software NIC's Ethernet port (since the NIC was created). */
+struct opengda_eth_port_stats {
+	uint64_t tx_packets; /**< Frames handed to the interface. */
+	uint64_t tx_bytes;   /**< Their bytes. */
+	uint64_t tx_dropped; /**< Frames sent while no interface was attached (the wire is down). */
+	uint64_t tx_errors;  /**< Frames the interface refused. */
+};
+
+/**
+ * @brief Attaches the Ethernet port of the software NIC behind @p dev to the Linux interface
+ *        @p ifname (a veth end, a TAP): frames its Ethernet send queues send leave there, through
+ *        an AF_PACKET socket (needs CAP_NET_RAW). Replaces an earlier attachment, including one
+ *        made by OPENGDA_SWNIC_ETH_IFACE. The attachment lasts while the NIC exists (while any
+ *        device handle on it is open).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or a name too long;
+ *         DOCA_ERROR_NOT_SUPPORTED when @p dev is not a software NIC; DOCA_ERROR_NOT_FOUND for no
+ *         such interface; DOCA_ERROR_NOT_PERMITTED without CAP_NET_RAW.
+ */
+doca_error_t opengda_eth_port_attach(struct doca_dev *dev, const char *ifname);
+
+/**
+ * @brief Detaches the port (frames are then dropped and counted).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_NOT_SUPPORTED as above.
+ */
+doca_error_t opengda_eth_port_detach(struct doca_dev *dev);
+
+/**
+ * @brief The port's counters.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_NOT_SUPPORTED as above.
+ */
+doca_error_t opengda_eth_port_get_stats(struct doca_dev *dev, struct opengda_eth_port_stats *stats);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

@@ -319,6 +319,30 @@ struct opengda_mlx5_wqe_wait_data_seg {
 	uint64_t mask;      /**< Bits compared. */
 };
 
+/**
+ * @brief Ethernet segment of an Ethernet SEND WQE (16 bytes; rdma-core mlx5_wqe_eth_seg).
+ *
+ * Follows the ctrl segment. When inline_hdr_sz is not 0 the first packet bytes are carried in
+ * the WQE: 2 in inline_hdr_start, the rest right after this segment, the whole padded to 16
+ * bytes; the data segments then carry the packet's remaining bytes.
+ */
+struct opengda_mlx5_wqe_eth_seg {
+	uint32_t swp_offs;            /**< Software parser offsets (0: not used). */
+	uint8_t cs_flags;             /**< OPENGDA_MLX5_ETH_WQE_L3_CSUM / _L4_CSUM. */
+	uint8_t swp_flags;            /**< Software parser flags (0). */
+	uint16_t mss;                 /**< LSO only (0). */
+	uint32_t metadata;            /**< Flow table metadata (0). */
+	uint16_t inline_hdr_sz;       /**< Bytes of packet carried inline (0: none). */
+	uint8_t inline_hdr_start[2];  /**< First two inline bytes. */
+};
+
+/** @name Ethernet segment checksum flags (cs_flags) */
+/** @{ */
+#define OPENGDA_MLX5_ETH_WQE_L3_CSUM 0x40u /**< The NIC writes the IPv4 header checksum. */
+#define OPENGDA_MLX5_ETH_WQE_L4_CSUM 0x80u /**< The NIC writes the TCP / UDP checksum. */
+#define OPENGDA_MLX5_ETH_INLINE_HDR_MAX 1024u /**< Inline header bytes that fit a WQE, at most. */
+/** @} */
+
 /** @brief 64-byte CQE (B.6). */
 struct opengda_mlx5_cqe64 {
 	uint8_t resp_info[32];  /**< Responder / Ethernet / tag-matching information. */
@@ -652,6 +676,31 @@ OPENGDA_MLX5_FN int opengda_mlx5_data_seg_write(struct opengda_mlx5_wqe_data_seg
 	seg->lkey = opengda_mlx5_htobe32(lkey);
 	seg->addr = opengda_mlx5_htobe64(addr);
 	return 0;
+}
+
+/**
+ * @brief Writes an Ethernet segment without inline headers (the whole packet in data segments).
+ * @return 0, or OPENGDA_MLX5_EINVAL for a NULL @p seg or unknown @p cs_flags bits.
+ */
+OPENGDA_MLX5_FN int opengda_mlx5_eth_seg_write(struct opengda_mlx5_wqe_eth_seg *seg, uint8_t cs_flags)
+{
+	if (seg == NULL || (cs_flags & (uint8_t)~(OPENGDA_MLX5_ETH_WQE_L3_CSUM | OPENGDA_MLX5_ETH_WQE_L4_CSUM)) != 0u)
+		return OPENGDA_MLX5_EINVAL;
+	seg->swp_offs = 0;
+	seg->cs_flags = cs_flags;
+	seg->swp_flags = 0;
+	seg->mss = 0;
+	seg->metadata = 0;
+	seg->inline_hdr_sz = 0;
+	seg->inline_hdr_start[0] = 0;
+	seg->inline_hdr_start[1] = 0;
+	return 0;
+}
+
+/** @brief Inline header bytes of an Ethernet segment. */
+OPENGDA_MLX5_FN uint16_t opengda_mlx5_eth_seg_inline_hdr_sz(const struct opengda_mlx5_wqe_eth_seg *seg)
+{
+	return opengda_mlx5_be16toh(seg->inline_hdr_sz);
 }
 
 /**

@@ -20,6 +20,7 @@ packages=(
   libibverbs-dev
   ibverbs-utils
   perftest
+  iproute2
 )
 
 # The fuzz build: clang, and libclang_rt.fuzzer*.a (Debian 12: libclang-rt-14-dev).

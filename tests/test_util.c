@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static int saved_stderr = -1;
@@ -33,4 +34,11 @@ const char *stderr_capture_end(char *buf, size_t cap)
 	fclose(capture_file);
 	capture_file = NULL;
 	return buf;
+}
+
+int test_log_one_err(const char *log, const char *needle)
+{
+	const char *nl = strchr(log, '\n');
+
+	return nl != NULL && nl[1] == '\0' && strstr(log, "[ERR]") != NULL && strstr(log, needle) != NULL;
 }

@@ -12,6 +12,7 @@
 #include "prm/prm_pd_uar.h"
 #include "prm/prm_qp.h"
 #include "prm/prm_rmp.h"
+#include "prm/prm_sq.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,6 +31,9 @@ static const struct kind_info kinds[] = {
 	[HW_OBJ_QP] = {PRM_CMD_CREATE_QP, 0, PRM_CMD_QUERY_QP, "qpn", "QP"},
 	[HW_OBJ_RMP] = {PRM_CMD_CREATE_RMP, PRM_CMD_MODIFY_RMP, PRM_CMD_QUERY_RMP, "rmpn", "RMP"},
 	[HW_OBJ_PD] = {PRM_CMD_ALLOC_PD, 0, 0, "pd", "PD"},
+	[HW_OBJ_TIS] = {PRM_CMD_CREATE_TIS, 0, 0, "tisn", "TIS"},
+	[HW_OBJ_SQ] = {PRM_CMD_CREATE_SQ, PRM_CMD_MODIFY_SQ, 0, "sqn", "SQ"},
+	[HW_OBJ_TD] = {PRM_CMD_ALLOC_TRANSPORT_DOMAIN, 0, 0, "transport_domain", "TD"},
 };
 
 /* The first 8 bytes of any mailbox: opcode / status and syndrome. */
@@ -79,6 +83,9 @@ static bool is_object_command(uint16_t opcode)
 	case PRM_CMD_DESTROY_CQ:
 	case PRM_CMD_DESTROY_QP:
 	case PRM_CMD_DESTROY_RMP:
+	case PRM_CMD_DESTROY_SQ:
+	case PRM_CMD_DESTROY_TIS:
+	case PRM_CMD_DEALLOC_TRANSPORT_DOMAIN:
 	case PRM_CMD_DEALLOC_PD:
 	case PRM_CMD_ALLOC_UAR:
 	case PRM_CMD_DEALLOC_UAR:
@@ -150,6 +157,12 @@ static doca_error_t created_id(enum hw_obj_kind kind, const void *out, size_t ou
 		return prm_create_rmp_out_parse(out, outlen, id);
 	case HW_OBJ_PD:
 		return prm_alloc_pd_out_parse(out, outlen, id);
+	case HW_OBJ_TIS:
+		return prm_create_tis_out_parse(out, outlen, id);
+	case HW_OBJ_SQ:
+		return prm_create_sq_out_parse(out, outlen, id);
+	case HW_OBJ_TD:
+		return prm_alloc_td_out_parse(out, outlen, id);
 	}
 	return DOCA_ERROR_INVALID_VALUE;
 }
@@ -226,7 +239,9 @@ static const struct prm_layout *obj_cmd_layout(enum hw_obj_kind kind, uint16_t o
 		return prm_qp_is_modify_opcode(opcode) ? prm_qp_layout_for_opcode(opcode, false) : NULL;
 	if (k->modify == 0 || opcode != k->modify)
 		return NULL;
-	return kind == HW_OBJ_CQ ? &prm_modify_cq_in_layout : &prm_modify_rmp_in_layout;
+	return kind == HW_OBJ_CQ   ? &prm_modify_cq_in_layout
+	       : kind == HW_OBJ_SQ ? &prm_modify_sq_in_layout
+				   : &prm_modify_rmp_in_layout;
 }
 
 /* A modify / query mailbox must be of the object's kind and name the object itself. */

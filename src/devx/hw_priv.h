@@ -52,6 +52,9 @@ enum hw_obj_kind {
 	HW_OBJ_QP,
 	HW_OBJ_RMP,
 	HW_OBJ_PD,
+	HW_OBJ_TIS,
+	HW_OBJ_SQ,
+	HW_OBJ_TD,
 };
 
 struct ogda_devx_obj {

@@ -8,6 +8,7 @@
 #include "prm/prm_pd_uar.h"
 #include "prm/prm_qp.h"
 #include "prm/prm_rmp.h"
+#include "prm/prm_sq.h"
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
 #include "swnic/swnic_event.h"
@@ -30,6 +31,9 @@ enum sw_obj_kind {
 	SW_OBJ_QP,
 	SW_OBJ_RMP,
 	SW_OBJ_PD,
+	SW_OBJ_TIS,
+	SW_OBJ_SQ,
+	SW_OBJ_TD,
 };
 
 struct ogda_devx_obj {
@@ -68,6 +72,15 @@ static struct swnic *dev_nic(struct ogda_devx *dev)
 	return ((struct sw_dev *)dev)->nic;
 }
 
+static const struct ogda_devx_ops sw_ops;
+
+struct swnic *ogda_devx_sw_nic(struct ogda_devx *dev)
+{
+	if (dev == NULL || dev->ops != &sw_ops)
+		return NULL;
+	return dev_nic(dev);
+}
+
 /* Destroy-style commands report "still in use" as BAD_RES_STATE; the ops say IN_USE. */
 static doca_error_t destroy_result(doca_error_t err, const void *out)
 {
@@ -94,6 +107,9 @@ static const struct kind_info kinds[] = {
 	[SW_OBJ_QP] = {PRM_CMD_CREATE_QP, PRM_CMD_DESTROY_QP, PRM_CMD_QUERY_QP, "qpn", "QP"},
 	[SW_OBJ_RMP] = {PRM_CMD_CREATE_RMP, PRM_CMD_DESTROY_RMP, PRM_CMD_QUERY_RMP, "rmpn", "RMP"},
 	[SW_OBJ_PD] = {PRM_CMD_ALLOC_PD, PRM_CMD_DEALLOC_PD, 0, "pd", "PD"},
+	[SW_OBJ_TIS] = {PRM_CMD_CREATE_TIS, PRM_CMD_DESTROY_TIS, 0, "tisn", "TIS"},
+	[SW_OBJ_SQ] = {PRM_CMD_CREATE_SQ, PRM_CMD_DESTROY_SQ, 0, "sqn", "SQ"},
+	[SW_OBJ_TD] = {PRM_CMD_ALLOC_TRANSPORT_DOMAIN, PRM_CMD_DEALLOC_TRANSPORT_DOMAIN, 0, "transport_domain", "TD"},
 };
 
 static bool kind_of_create(uint16_t opcode, enum sw_obj_kind *kind)
@@ -120,6 +136,12 @@ static doca_error_t created_id(enum sw_obj_kind kind, const void *out, size_t ou
 		return prm_create_rmp_out_parse(out, outlen, id);
 	case SW_OBJ_PD:
 		return prm_alloc_pd_out_parse(out, outlen, id);
+	case SW_OBJ_TIS:
+		return prm_create_tis_out_parse(out, outlen, id);
+	case SW_OBJ_SQ:
+		return prm_create_sq_out_parse(out, outlen, id);
+	case SW_OBJ_TD:
+		return prm_alloc_td_out_parse(out, outlen, id);
 	}
 	return DOCA_ERROR_INVALID_VALUE;
 }
@@ -142,6 +164,15 @@ static doca_error_t destroy_by_kind(struct swnic *nic, enum sw_obj_kind kind, ui
 		break;
 	case SW_OBJ_PD:
 		err = prm_dealloc_pd_in_build(0, id, in, sizeof(in));
+		break;
+	case SW_OBJ_TIS:
+		err = prm_destroy_tis_in_build(0, id, in, sizeof(in));
+		break;
+	case SW_OBJ_SQ:
+		err = prm_destroy_sq_in_build(0, id, in, sizeof(in));
+		break;
+	case SW_OBJ_TD:
+		err = prm_dealloc_td_in_build(0, id, in, sizeof(in));
 		break;
 	}
 	if (err != DOCA_SUCCESS)
@@ -212,6 +243,8 @@ static doca_error_t check_obj_cmd(struct ogda_devx_obj *obj, const void *in, siz
 		layout = prm_qp_layout_for_opcode(opcode, false);
 	} else if (obj->kind == SW_OBJ_RMP && opcode == PRM_CMD_MODIFY_RMP) {
 		layout = &prm_modify_rmp_in_layout;
+	} else if (obj->kind == SW_OBJ_SQ && opcode == PRM_CMD_MODIFY_SQ) {
+		layout = &prm_modify_sq_in_layout;
 	}
 	if (layout == NULL) {
 		OGDA_LOG_ERR("%s: %s (0x%x) does not %s a %s", obj->nic->name, prm_cmd_opcode_name(opcode), opcode,

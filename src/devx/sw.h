@@ -39,4 +39,8 @@
 /* Opens software NIC number index (see swnic_open: creates it on first open). */
 doca_error_t ogda_devx_sw_open(uint32_t index, struct ogda_devx **dev);
 
+struct swnic;
+/* The software NIC behind dev, or NULL when dev is not one (a ConnectX). */
+struct swnic *ogda_devx_sw_nic(struct ogda_devx *dev);
+
 #endif /* OGDA_DEVX_SW_H_ */

@@ -11,7 +11,7 @@
 #include "devx/devx.h"
 #include "verbs/verbs_priv.h"
 
-doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, struct ogda_devx_pd **pd)
+doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, struct ogda_devx_pd **pd, uint32_t *pdn)
 {
 	struct doca_verbs_pd *vpd;
 	doca_error_t err = verbs_dev_lib_pd(dev, &vpd);
@@ -20,6 +20,8 @@ doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, str
 		return err;
 	*devx = vpd->ctx->devx;
 	*pd = vpd->devx_pd;
+	if (pdn != NULL)
+		*pdn = vpd->pdn;
 	return DOCA_SUCCESS;
 }
 

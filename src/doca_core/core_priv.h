@@ -25,11 +25,11 @@ struct ogda_devx_pd;
 /* ---- the device a DOCA Core object works on ---- */
 
 /*
- * The device interface and protection domain of @dev: the PD a doca_verbs_dev_open() device was
+ * The device interface and protection domain of @dev (and its number, when @pdn is not NULL): the PD a doca_verbs_dev_open() device was
  * opened on, or for a doca_dev_open() device its own PD, allocated on first use (thread-safe) and
  * freed by doca_dev_close(). Logs and returns DOCA_ERROR_DRIVER when the PD cannot be allocated.
  */
-doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, struct ogda_devx_pd **pd);
+doca_error_t core_dev_resolve(struct doca_dev *dev, struct ogda_devx **devx, struct ogda_devx_pd **pd, uint32_t *pdn);
 /* The device's name for log lines. */
 const char *core_dev_name(const struct doca_dev *dev);
 /* Started maps registered on the device: doca_dev_close() refuses while any remain. */
@@ -53,6 +53,8 @@ struct core_ctx_ops {
 	bool gpu_datapath_ok;                               /* may set_datapath_on_gpu */
 	doca_error_t (*start)(struct doca_ctx *ctx);        /* IDLE -> RUNNING; logs its own failure */
 	doca_error_t (*stop)(struct doca_ctx *ctx);         /* RUNNING -> IDLE; logs its own failure */
+	/* Optional: the work doca_pe_progress() does for a RUNNING context; 1 when it did any. */
+	uint8_t (*progress)(struct doca_ctx *ctx);
 };
 
 struct doca_ctx {

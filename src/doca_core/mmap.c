@@ -262,7 +262,7 @@ static doca_error_t register_one(struct doca_mmap *mmap, struct mmap_dev *d)
 	int fd = mmap->dmabuf_fd;
 	doca_error_t err;
 
-	err = core_dev_resolve(d->dev, &d->devx, &pd);
+	err = core_dev_resolve(d->dev, &d->devx, &pd, NULL);
 	if (err != DOCA_SUCCESS)
 		return err;
 	/* The software NIC imports no dmabuf; it reaches the same memory by its address. */

@@ -138,6 +138,41 @@ void core_pe_disconnect(struct doca_pe *pe, struct doca_ctx *ctx)
 	ctx->pe_next = NULL;
 }
 
+/*
+ * The contexts' own work (their completions, say), called without pe->lock held: a callback may
+ * stop its context, which posts a state change. The list is copied first; contexts are not
+ * destroyed while their engine progresses (the engine and its contexts are used from one thread).
+ */
+static uint8_t progress_contexts(struct doca_pe *pe)
+{
+	struct doca_ctx **list, *c;
+	size_t n = 0, i;
+	uint8_t progressed = 0;
+
+	pthread_mutex_lock(&pe->lock);
+	for (c = pe->ctxs; c != NULL; c = c->pe_next)
+		n += c->ops->progress != NULL;
+	pthread_mutex_unlock(&pe->lock);
+	if (n == 0)
+		return 0;
+	list = calloc(n, sizeof(*list));
+	if (list == NULL) {
+		OGDA_LOG_ERR("out of memory: the contexts are progressed next time");
+		return 0;
+	}
+	pthread_mutex_lock(&pe->lock);
+	for (c = pe->ctxs, i = 0; c != NULL && i < n; c = c->pe_next)
+		if (c->ops->progress != NULL)
+			list[i++] = c;
+	n = i;
+	pthread_mutex_unlock(&pe->lock);
+	for (i = 0; i < n; i++)
+		if (atomic_load(&list[i]->state) == DOCA_CTX_STATE_RUNNING)
+			progressed |= list[i]->ops->progress(list[i]);
+	free(list);
+	return progressed;
+}
+
 uint8_t doca_pe_progress(struct doca_pe *pe)
 {
 	OGDA_SDK_FORWARD(doca_pe_progress, (pe));
@@ -164,11 +199,11 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 		}
 		pthread_mutex_unlock(&pe->lock);
 		if (ev == NULL)
-			return progressed;
+			break;
 		if (ev->ctx->state_cb != NULL)
 			ev->ctx->state_cb(ev->ctx->user_data, ev->ctx, ev->prev, ev->next_state);
 		free(ev);
 		progressed = 1;
 	}
-	return progressed;
+	return progress_contexts(pe) | progressed;
 }

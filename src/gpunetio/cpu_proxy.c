@@ -18,24 +18,29 @@
 #include "verbs/verbs_util.h"
 #include "sdk/sdk_forward.h"
 
+bool ogda_proxy_ring_once(const uint64_t *mailbox, uint32_t *dbr, uint64_t *reg, uint32_t sqn, uint64_t *last_pi)
+{
+	uint64_t pi = __atomic_load_n(mailbox, __ATOMIC_ACQUIRE);
+
+	if (pi <= *last_pi)
+		return false;
+	if (dbr != NULL)
+		__atomic_store_n(dbr, opengda_mlx5_qp_dbr_value((uint32_t)pi), __ATOMIC_RELEASE);
+	VERBS_MMIO_FENCE();
+	__atomic_store_n(reg, opengda_mlx5_qp_uar_db_value((uint16_t)pi, sqn), __ATOMIC_RELEASE);
+	VERBS_MMIO_FENCE();
+	*last_pi = pi;
+	return true;
+}
+
 void gverbs_proxy_step(struct doca_gpu_verbs_qp *gq, bool *progressed)
 {
-	uint64_t pi;
-	bool rang = false;
+	bool rang;
 
 	pthread_mutex_lock(&gq->proxy_lock);
-	pi = __atomic_load_n(gq->mailbox_cpu, __ATOMIC_ACQUIRE);
-	if (pi > gq->last_pi) {
-		if (gq->dbr_send_cpu != NULL)
-			__atomic_store_n(gq->dbr_send_cpu, opengda_mlx5_qp_dbr_value((uint32_t)pi), __ATOMIC_RELEASE);
-		VERBS_MMIO_FENCE();
-		__atomic_store_n(gq->db_reg_cpu, opengda_mlx5_qp_uar_db_value((uint16_t)pi, gq->qp_cpu.sq_num),
-				 __ATOMIC_RELEASE);
-		VERBS_MMIO_FENCE();
-		gq->last_pi = pi;
+	rang = ogda_proxy_ring_once(gq->mailbox_cpu, gq->dbr_send_cpu, gq->db_reg_cpu, gq->qp_cpu.sq_num, &gq->last_pi);
+	if (rang)
 		gq->rings++;
-		rang = true;
-	}
 	pthread_mutex_unlock(&gq->proxy_lock);
 	if (progressed != NULL)
 		*progressed = rang;

@@ -32,6 +32,13 @@ struct doca_gpu {
 	uint32_t nexports;            /* exported QPs and multi-QP arrays still alive */
 };
 
+/*
+ * One CPU-proxy step of a send queue (cpu_proxy.c): when the mailbox holds a producer index beyond
+ * *last_pi, writes the doorbell record (unless dbr is NULL) and the doorbell {pi << 8, sqn << 8} to
+ * reg, fenced as the NIC needs, and moves *last_pi. Returns whether it rang. Callers serialise it.
+ */
+bool ogda_proxy_ring_once(const uint64_t *mailbox, uint32_t *dbr, uint64_t *reg, uint32_t sqn, uint64_t *last_pi);
+
 /* Makes the handle's CUDA context current on the calling thread (no-op for host). */
 doca_error_t ogda_gpu_ctx_enter(const struct doca_gpu *gpu);
 

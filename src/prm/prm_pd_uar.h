@@ -18,6 +18,10 @@ extern const struct prm_layout prm_alloc_pd_in_layout;
 extern const struct prm_layout prm_alloc_pd_out_layout;
 extern const struct prm_layout prm_dealloc_pd_in_layout;
 extern const struct prm_layout prm_dealloc_pd_out_layout;
+extern const struct prm_layout prm_alloc_td_in_layout;
+extern const struct prm_layout prm_alloc_td_out_layout;
+extern const struct prm_layout prm_dealloc_td_in_layout;
+extern const struct prm_layout prm_dealloc_td_out_layout;
 extern const struct prm_layout prm_alloc_uar_in_layout;
 extern const struct prm_layout prm_alloc_uar_out_layout;
 extern const struct prm_layout prm_dealloc_uar_in_layout;
@@ -38,6 +42,14 @@ doca_error_t prm_alloc_pd_out_build(uint32_t pdn, void *out, size_t len);
 doca_error_t prm_alloc_pd_out_parse(const void *out, size_t len, uint32_t *pdn);
 doca_error_t prm_dealloc_pd_out_build(void *out, size_t len);
 doca_error_t prm_dealloc_pd_out_parse(const void *out, size_t len);
+
+/* ALLOC_TRANSPORT_DOMAIN / DEALLOC_TRANSPORT_DOMAIN: the domain a TIS belongs to (Ethernet). */
+doca_error_t prm_alloc_td_in_build(uint16_t uid, void *in, size_t len);
+doca_error_t prm_alloc_td_in_parse(const void *in, size_t len, uint16_t *uid);
+doca_error_t prm_alloc_td_out_build(uint32_t td, void *out, size_t len);
+doca_error_t prm_alloc_td_out_parse(const void *out, size_t len, uint32_t *td);
+doca_error_t prm_dealloc_td_in_build(uint16_t uid, uint32_t td, void *in, size_t len);
+doca_error_t prm_dealloc_td_in_parse(const void *in, size_t len, uint16_t *uid, uint32_t *td);
 doca_error_t prm_alloc_uar_out_build(uint32_t uar, void *out, size_t len);
 doca_error_t prm_alloc_uar_out_parse(const void *out, size_t len, uint32_t *uar);
 doca_error_t prm_dealloc_uar_out_build(void *out, size_t len);

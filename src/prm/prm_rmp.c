@@ -86,25 +86,7 @@ const struct prm_layout prm_modify_rmp_in_layout = PRM_LAYOUT("modify_rmp_in", P
 #define RMPC_MEMBERS(X)                                                                            \
 	X(state, "state")                                                                          \
 	X(basic_cyclic_rcv_wqe, "basic_cyclic_rcv_wqe")                                            \
-	X(wq.wq_type, "wq.wq_type")                                                                \
-	X(wq.wq_signature, "wq.wq_signature")                                                      \
-	X(wq.end_padding_mode, "wq.end_padding_mode")                                              \
-	X(wq.cd_slave, "wq.cd_slave")                                                              \
-	X(wq.page_offset, "wq.page_offset")                                                        \
-	X(wq.lwm, "wq.lwm")                                                                        \
-	X(wq.pd, "wq.pd")                                                                          \
-	X(wq.uar_page, "wq.uar_page")                                                              \
-	X(wq.dbr_addr, "wq.dbr_addr")                                                              \
-	X(wq.hw_counter, "wq.hw_counter")                                                          \
-	X(wq.sw_counter, "wq.sw_counter")                                                          \
-	X(wq.log_wq_stride, "wq.log_wq_stride")                                                    \
-	X(wq.log_wq_pg_sz, "wq.log_wq_pg_sz")                                                      \
-	X(wq.log_wq_sz, "wq.log_wq_sz")                                                            \
-	X(wq.dbr_umem_valid, "wq.dbr_umem_valid")                                                  \
-	X(wq.wq_umem_valid, "wq.wq_umem_valid")                                                    \
-	X(wq.dbr_umem_id, "wq.dbr_umem_id")                                                        \
-	X(wq.wq_umem_id, "wq.wq_umem_id")                                                          \
-	X(wq.wq_umem_offset, "wq.wq_umem_offset")
+	PRM_WQ_MEMBERS(X)
 
 #define CREATE_RMPC(m, path) PRM_MAP(struct prm_create_rmp_params, rmpc.m, "ctx." path),
 static const struct prm_param_map create_rmp_in_map[] = {

@@ -46,6 +46,31 @@ enum prm_rmp_bitmask {
 	PRM_RMP_BITMASK_LWM = 1u << 0,
 };
 
+/*
+ * Every wq member, as X(member, path), for the parameter maps of the contexts that embed a wq
+ * (rmpc, sqc); member and path are relative to the embedding struct / context.
+ */
+#define PRM_WQ_MEMBERS(X)                                                                          \
+	X(wq.wq_type, "wq.wq_type")                                                                \
+	X(wq.wq_signature, "wq.wq_signature")                                                      \
+	X(wq.end_padding_mode, "wq.end_padding_mode")                                              \
+	X(wq.cd_slave, "wq.cd_slave")                                                              \
+	X(wq.page_offset, "wq.page_offset")                                                        \
+	X(wq.lwm, "wq.lwm")                                                                        \
+	X(wq.pd, "wq.pd")                                                                          \
+	X(wq.uar_page, "wq.uar_page")                                                              \
+	X(wq.dbr_addr, "wq.dbr_addr")                                                              \
+	X(wq.hw_counter, "wq.hw_counter")                                                          \
+	X(wq.sw_counter, "wq.sw_counter")                                                          \
+	X(wq.log_wq_stride, "wq.log_wq_stride")                                                    \
+	X(wq.log_wq_pg_sz, "wq.log_wq_pg_sz")                                                      \
+	X(wq.log_wq_sz, "wq.log_wq_sz")                                                            \
+	X(wq.dbr_umem_valid, "wq.dbr_umem_valid")                                                  \
+	X(wq.wq_umem_valid, "wq.wq_umem_valid")                                                    \
+	X(wq.dbr_umem_id, "wq.dbr_umem_id")                                                        \
+	X(wq.wq_umem_id, "wq.wq_umem_id")                                                          \
+	X(wq.wq_umem_offset, "wq.wq_umem_offset")
+
 extern const struct prm_layout prm_wq_layout;
 extern const struct prm_layout prm_rmpc_layout;
 extern const struct prm_layout prm_create_rmp_in_layout;

@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "opengda_mlx5.h"
 
+#include <stddef.h>
 #include <string.h>
 
 const char *prm_wqe_opcode_name(uint8_t opcode)
@@ -259,12 +260,45 @@ static doca_error_t parse_wait(struct prm_wqe *w, uint32_t off)
 	return DOCA_SUCCESS;
 }
 
-/* Splits the copied WQE by opcode. */
-static doca_error_t parse_body(struct prm_wqe *w)
+/*
+ * Ethernet segment (opengda_mlx5.h): checksum flags, and the inline packet head, which starts
+ * at its byte 14 and runs on past it, padded so that the next segment starts on 16 bytes.
+ */
+static doca_error_t parse_eth(struct prm_wqe *w, uint32_t off)
+{
+	struct opengda_mlx5_wqe_eth_seg seg;
+	uint32_t at = off, n, end;
+	doca_error_t rc = take_segment(w, &off, sizeof(seg), "Ethernet");
+
+	if (rc != DOCA_SUCCESS)
+		return rc;
+	memcpy(&seg, w->bytes + at, sizeof(seg));
+	n = opengda_mlx5_eth_seg_inline_hdr_sz(&seg);
+	w->has_eth = true;
+	w->eth.cs_flags = seg.cs_flags;
+	w->eth.mss = opengda_mlx5_be16toh(seg.mss);
+	w->eth.inline_hdr_sz = (uint16_t)n;
+	w->eth.inline_hdr_offset = at + (uint32_t)offsetof(struct opengda_mlx5_wqe_eth_seg, inline_hdr_start);
+	if (n > 2) {
+		end = w->eth.inline_hdr_offset + n;
+		if (end > w->size) {
+			OGDA_LOG_ERR("SEND WQE 0x%x: %u inline header bytes run past the WQE end (%u B)",
+				     (unsigned)w->wqe_index, (unsigned)n, (unsigned)w->size);
+			return DOCA_ERROR_INVALID_VALUE;
+		}
+		off = (end + OPENGDA_MLX5_SEND_WQE_DS - 1u) & ~(OPENGDA_MLX5_SEND_WQE_DS - 1u);
+	}
+	return parse_data(w, off, true);
+}
+
+/* Splits the copied WQE by opcode; on an Ethernet SQ (eth) a SEND carries an Ethernet segment. */
+static doca_error_t parse_body(struct prm_wqe *w, bool eth)
 {
 	uint32_t off = sizeof(struct opengda_mlx5_wqe_ctrl_seg);
 	doca_error_t rc;
 
+	if (eth && w->opcode == OPENGDA_MLX5_OPCODE_SEND)
+		return parse_eth(w, off);
 	switch (w->opcode) {
 	case OPENGDA_MLX5_OPCODE_NOP:
 		return DOCA_SUCCESS; /* the NIC ignores everything after the ctrl segment */
@@ -294,7 +328,8 @@ static doca_error_t parse_body(struct prm_wqe *w)
 	}
 }
 
-doca_error_t prm_wqe_decode(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_t wqe_index, struct prm_wqe *out)
+static doca_error_t decode(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_t wqe_index, struct prm_wqe *out,
+			   bool eth)
 {
 	const uint8_t *ring = sq_ring;
 	struct opengda_mlx5_wqe_ctrl_seg ctrl;
@@ -346,5 +381,15 @@ doca_error_t prm_wqe_decode(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_
 		OGDA_LOG_ERR("WQE 0x%x: undefined fence mode %u", (unsigned)out->wqe_index, (unsigned)out->fence);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	return parse_body(out);
+	return parse_body(out, eth);
+}
+
+doca_error_t prm_wqe_decode(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_t wqe_index, struct prm_wqe *out)
+{
+	return decode(sq_ring, log_sq_wqebbs, wqe_index, out, false);
+}
+
+doca_error_t prm_wqe_decode_eth(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_t wqe_index, struct prm_wqe *out)
+{
+	return decode(sq_ring, log_sq_wqebbs, wqe_index, out, true);
 }

@@ -57,6 +57,14 @@ struct prm_wqe_wait {
 	uint64_t mask;      /* WAIT_DATA / WAIT_TIME */
 };
 
+/* Ethernet segment of a SEND on an Ethernet SQ (prm_wqe_decode_eth). */
+struct prm_wqe_eth {
+	uint8_t cs_flags;           /* OPENGDA_MLX5_ETH_WQE_L3_CSUM / _L4_CSUM */
+	uint16_t mss;
+	uint16_t inline_hdr_sz;     /* packet bytes carried in the WQE, ahead of the data segments */
+	uint32_t inline_hdr_offset; /* where they start inside prm_wqe.bytes */
+};
+
 struct prm_wqe {
 	uint8_t bytes[1024]; /* the WQE copied linearly; size bytes are valid */
 	uint32_t size;       /* ds * 16 */
@@ -85,6 +93,9 @@ struct prm_wqe {
 	bool has_wait;
 	struct prm_wqe_wait wait;
 
+	bool has_eth;
+	struct prm_wqe_eth eth;
+
 	uint32_t ndata;
 	struct prm_wqe_data data[PRM_WQE_MAX_DATA];
 };
@@ -106,6 +117,13 @@ struct prm_wqe {
  * On failure the contents of out are unspecified.
  */
 doca_error_t prm_wqe_decode(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_t wqe_index, struct prm_wqe *out);
+
+/*
+ * The same for a WQE of an Ethernet SQ: a SEND carries an Ethernet segment (checksum flags,
+ * inline packet head) between its ctrl and data segments; other opcodes decode as above.
+ * Also DOCA_ERROR_INVALID_VALUE for inline header bytes that run past the WQE end.
+ */
+doca_error_t prm_wqe_decode_eth(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_t wqe_index, struct prm_wqe *out);
 
 /* Name of a send opcode ("RDMA_WRITE", ...), or "UNKNOWN". Never NULL. */
 const char *prm_wqe_opcode_name(uint8_t opcode);

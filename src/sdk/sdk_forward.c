@@ -12,15 +12,16 @@
 #include "core/log.h"
 
 /*
- * The SDK libraries, in load order: libdoca_common first, because the other two need it
+ * The SDK libraries, in load order: libdoca_common first, because the others need it
  * and the loader then finds it already loaded (by soname) instead of searching for it.
  */
-enum sdk_lib { SDK_COMMON, SDK_VERBS, SDK_GPUNETIO, SDK_LIB_COUNT };
+enum sdk_lib { SDK_COMMON, SDK_VERBS, SDK_GPUNETIO, SDK_ETH, SDK_LIB_COUNT };
 
 static const char *const sdk_lib_names[SDK_LIB_COUNT] = {
 	[SDK_COMMON] = "libdoca_common.so",
 	[SDK_VERBS] = "libdoca_verbs.so",
 	[SDK_GPUNETIO] = "libdoca_gpunetio.so",
+	[SDK_ETH] = "libdoca_eth.so",
 };
 
 struct sdk_fn_entry {

@@ -4,7 +4,7 @@
  * the public DOCA headers whose objects an SDK would own. X-macro, no include guard:
  *   OGDA_SDK_FN(library, function, constructor label or NULL)
  * The library is the SDK library that exports the function (COMMON: libdoca_common.so,
- * VERBS: libdoca_verbs.so, GPUNETIO: libdoca_gpunetio.so). A constructor's label names
+ * VERBS: libdoca_verbs.so, GPUNETIO: libdoca_gpunetio.so, ETH: libdoca_eth.so). A constructor's label names
  * it in the "Use DOCA <label> SDK" / "Use DOCA <label> open" log lines.
  * Forwarding is all or nothing: an SDK object must never reach our implementation, so
  * either every entry resolves or none is used.
@@ -281,3 +281,23 @@ OGDA_SDK_FN(GPUNETIO, doca_gpu_semaphore_get_gpu_handle, NULL)
 OGDA_SDK_FN(GPUNETIO, doca_gpu_semaphore_set_status, NULL)
 OGDA_SDK_FN(GPUNETIO, doca_gpu_semaphore_get_status, NULL)
 OGDA_SDK_FN(GPUNETIO, doca_gpu_semaphore_get_custom_info_addr, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_create, "Eth TXQ")
+OGDA_SDK_FN(ETH, doca_eth_txq_destroy, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_as_doca_ctx, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_set_max_burst_size, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_cap_get_max_burst_size, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_set_l3_chksum_offload, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_set_l4_chksum_offload, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_set_sq_mem_type, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_get_gpu_handle, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_cap_get_wait_on_time_offload_supported, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_set_wait_on_time_offload, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_calculate_timestamp, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_set_uar_on_cpu, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_cpu_proxy_progress, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_set_completion_on_gpu, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_event_notify_send_packet_register, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_event_error_send_packet_register, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_event_notify_send_packet_get_position, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_event_notify_send_packet_get_timestamp, NULL)
+OGDA_SDK_FN(ETH, doca_eth_txq_gpu_event_error_send_packet_get_position, NULL)

@@ -49,6 +49,7 @@ struct swnic_cq;
 struct swnic_engine;
 struct swnic_fabric;
 struct swnic_events;
+struct swnic_eth_port;
 
 struct swnic_pd {
 	uint32_t pdn;
@@ -128,6 +129,27 @@ struct swnic_rq {
 	uint16_t head;             /* LINKED_LIST: index of the next WQE to consume */
 };
 
+/* A transport domain (ALLOC_TRANSPORT_DOMAIN): what TISs belong to. */
+struct swnic_td {
+	uint32_t id;
+	atomic_uint refs;          /* TISs in it */
+};
+
+/* A transport interface send: what an Ethernet SQ sends through (CREATE_TIS). */
+struct swnic_tis {
+	uint32_t tisn;
+	struct swnic_pd *pd;
+	struct swnic_td *td;
+	atomic_uint refs;          /* SQs that send through it */
+};
+
+/*
+ * qp->st of an Ethernet send queue (CREATE_SQ): an object of the QP number space that the
+ * engine runs like a QP's send queue, whose SENDs leave through the NIC's Ethernet port
+ * (swnic_eth.c) instead of the fabric. No transport: the responder refuses it.
+ */
+#define SWNIC_QP_ST_ETH 0xe0u
+
 struct swnic_srq {
 	uint32_t srqn;             /* RMP number */
 	struct swnic_pd *pd;
@@ -162,6 +184,7 @@ struct swnic_qp {
 	_Atomic uint32_t *dbr;         /* [0] RQ producer, [1] SQ producer (big-endian) */
 	uint8_t send_dbr_mode;         /* enum prm_qp_send_dbr_mode */
 	bool cd_master;                /* may post WAIT */
+	struct swnic_tis *tis;         /* Ethernet SQ: tis_num_0 (else NULL) */
 
 	/* send queue */
 	uint8_t *sq;
@@ -293,7 +316,7 @@ struct swnic {
 	char name[32];                 /* "swnic0" */
 	uint32_t index;
 	pthread_rwlock_t lock;         /* the object tables below */
-	struct swnic_table pds, umems, uars, mrs, cqs, srqs;
+	struct swnic_table pds, umems, uars, mrs, cqs, srqs, tises, tds;
 	struct swnic_qpn_table qps;     /* random QPNs (swnic_qpn_alloc.h) */
 	struct prm_hca_cap_general cap_general;
 	struct prm_hca_cap_roce cap_roce;
@@ -305,6 +328,8 @@ struct swnic {
 	struct swnic_events *events;   /* event channels and subscriptions (swnic_event.c) */
 	struct swnic_engine *engine;
 	struct swnic_fabric *fabric;
+	struct swnic_eth_port *eth;    /* Ethernet port (swnic_eth.c), NULL until attached; under eth_lock */
+	pthread_mutex_t eth_lock;
 	atomic_uint refs;              /* open device handles */
 };
 
@@ -358,6 +383,37 @@ void swnic_engine_detach_qp(struct swnic_engine *engine, struct swnic_qp *qp);
  * inside the QP (at most one fabric delivery).
  */
 void swnic_engine_qp_modified(struct swnic_engine *engine, struct swnic_qp *qp, uint8_t old_state);
+
+/* ---- Ethernet port (swnic_eth.c) ---- */
+
+/*
+ * Attaches the NIC's Ethernet port to the Linux interface ifname (an AF_PACKET socket bound
+ * to it; needs CAP_NET_RAW): frames Ethernet SQs send leave there. Replaces an earlier
+ * attachment. DOCA_ERROR_INVALID_VALUE for a bad name, DOCA_ERROR_NOT_FOUND for no such
+ * interface, DOCA_ERROR_NOT_PERMITTED without the right, each logged.
+ */
+doca_error_t swnic_eth_attach(struct swnic *nic, const char *ifname);
+/* Detaches the port (no-op when none is attached). */
+void swnic_eth_detach(struct swnic *nic);
+
+/* Counters of the Ethernet port. */
+struct swnic_eth_stats {
+	uint64_t tx_packets, tx_bytes;
+	uint64_t tx_dropped;           /* sent while no interface was attached */
+	uint64_t tx_errors;            /* the interface refused the frame */
+};
+void swnic_eth_get_stats(struct swnic *nic, struct swnic_eth_stats *stats);
+
+/*
+ * Sends one frame: the inline head (hdr_len bytes) followed by data (data_len bytes), with
+ * the IPv4 header and TCP / UDP checksums written first when cs_flags asks for them
+ * (OPENGDA_MLX5_ETH_WQE_L3_CSUM / _L4_CSUM; IPv4 and IPv6, no extension headers). Returns
+ * 0, or the CQE syndrome of a frame the port cannot send (LOCAL_LENGTH: larger than the
+ * interface takes, or no room for it); *vendor then says why. A NIC without an attached
+ * interface drops the frame and counts it (the wire is down: a send still completes).
+ */
+uint8_t swnic_eth_transmit(struct swnic *nic, uint8_t cs_flags, const uint8_t *hdr, uint32_t hdr_len,
+			   const uint8_t *data, uint64_t data_len, uint8_t *vendor);
 
 /* ---- completions (swnic_cqe.c) ---- */
 

@@ -313,6 +313,13 @@ static const struct cmd_entry cmd_table[] = {
 	{PRM_CMD_DESTROY_RMP, &prm_destroy_rmp_in_layout, &prm_destroy_rmp_out_layout, swnic_cmd_destroy_rmp},
 	{PRM_CMD_QUERY_RMP, &prm_query_rmp_in_layout, &prm_query_rmp_out_layout, swnic_cmd_query_rmp},
 	{PRM_CMD_MODIFY_RMP, &prm_modify_rmp_in_layout, &prm_modify_rmp_out_layout, swnic_cmd_modify_rmp},
+	{PRM_CMD_ALLOC_TRANSPORT_DOMAIN, &prm_alloc_td_in_layout, &prm_alloc_td_out_layout, swnic_cmd_alloc_td},
+	{PRM_CMD_DEALLOC_TRANSPORT_DOMAIN, &prm_dealloc_td_in_layout, &prm_dealloc_td_out_layout, swnic_cmd_dealloc_td},
+	{PRM_CMD_CREATE_TIS, &prm_create_tis_in_layout, &prm_create_tis_out_layout, swnic_cmd_create_tis},
+	{PRM_CMD_DESTROY_TIS, &prm_destroy_tis_in_layout, &prm_destroy_tis_out_layout, swnic_cmd_destroy_tis},
+	{PRM_CMD_CREATE_SQ, &prm_create_sq_in_layout, &prm_create_sq_out_layout, swnic_cmd_create_sq},
+	{PRM_CMD_MODIFY_SQ, &prm_modify_sq_in_layout, &prm_modify_sq_out_layout, swnic_cmd_modify_sq},
+	{PRM_CMD_DESTROY_SQ, &prm_destroy_sq_in_layout, &prm_destroy_sq_out_layout, swnic_cmd_destroy_sq},
 };
 
 static const struct cmd_entry *cmd_find(uint16_t opcode)
@@ -398,7 +405,14 @@ void swnic_cmd_release_all(struct swnic *nic)
 	for (i = 0; i < nic->cqs.cap; i++)
 		if (nic->cqs.slots[i] != NULL)
 			swnic_cmd_cq_free(nic->cqs.slots[i]);
+	for (i = 0; i < nic->tises.cap; i++)
+		if (nic->tises.slots[i] != NULL)
+			swnic_cmd_tis_free(nic->tises.slots[i]);
+	for (i = 0; i < nic->tds.cap; i++)
+		free(nic->tds.slots[i]);
 	swnic_qpn_table_fini(&nic->qps);
+	swnic_table_fini(&nic->tises);
+	swnic_table_fini(&nic->tds);
 	swnic_table_fini(&nic->srqs);
 	swnic_table_fini(&nic->cqs);
 }

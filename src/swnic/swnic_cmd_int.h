@@ -9,9 +9,11 @@
 #include "prm/prm_cq.h"
 #include "prm/prm_qpc.h"
 #include "prm/prm_rmp.h"
+#include "prm/prm_sq.h"
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -94,10 +96,22 @@ uint8_t swnic_cmd_create_rmp(struct swnic_cmd *c);
 uint8_t swnic_cmd_destroy_rmp(struct swnic_cmd *c);
 uint8_t swnic_cmd_query_rmp(struct swnic_cmd *c);
 uint8_t swnic_cmd_modify_rmp(struct swnic_cmd *c);
+uint8_t swnic_cmd_alloc_td(struct swnic_cmd *c);     /* swnic_cmd_sq.c */
+uint8_t swnic_cmd_dealloc_td(struct swnic_cmd *c);
+uint8_t swnic_cmd_create_tis(struct swnic_cmd *c);
+uint8_t swnic_cmd_destroy_tis(struct swnic_cmd *c);
+uint8_t swnic_cmd_create_sq(struct swnic_cmd *c);
+uint8_t swnic_cmd_modify_sq(struct swnic_cmd *c);
+uint8_t swnic_cmd_destroy_sq(struct swnic_cmd *c);
+/* Waits (5 s at most) for the engine and responders to let go of a QP or an SQ. */
+bool swnic_cmd_qp_drained(struct swnic_qp *qp);
+/* DESTROY_QP (eth false) and DESTROY_SQ (eth true) of the object qpn: each refuses the other's. */
+uint8_t swnic_cmd_destroy_queue(struct swnic_cmd *c, uint32_t qpn, bool eth);
 
 /* Frees one object and drops its references (instance teardown and failed creates). */
 void swnic_cmd_qp_free(struct swnic_qp_obj *o);
 void swnic_cmd_cq_free(struct swnic_cq_obj *o);
 void swnic_cmd_srq_free(struct swnic_srq_obj *o);
+void swnic_cmd_tis_free(struct swnic_tis *tis);
 
 #endif /* OGDA_SWNIC_SWNIC_CMD_INT_H_ */

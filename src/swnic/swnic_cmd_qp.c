@@ -37,6 +37,8 @@ void swnic_cmd_qp_free(struct swnic_qp_obj *o)
 	if (qp->wq_umem != NULL)
 		atomic_fetch_sub(&qp->wq_umem->refs, 1);
 	atomic_fetch_sub(&qp->dbr_umem->refs, 1);
+	if (qp->tis != NULL)
+		atomic_fetch_sub(&qp->tis->refs, 1);
 	pthread_mutex_destroy(&qp->rq.lock);
 	pthread_mutex_destroy(&qp->resp_lock);
 	pthread_mutex_destroy(&qp->lock);
@@ -259,7 +261,7 @@ uint8_t swnic_cmd_create_qp(struct swnic_cmd *c)
 	return PRM_STATUS_OK;
 }
 
-static bool qp_drained(struct swnic_qp *qp)
+bool swnic_cmd_qp_drained(struct swnic_qp *qp)
 {
 	const struct timespec poll = {0, QP_DRAIN_POLL_NS};
 	uint32_t i;
@@ -272,31 +274,46 @@ static bool qp_drained(struct swnic_qp *qp)
 	return false;
 }
 
-uint8_t swnic_cmd_destroy_qp(struct swnic_cmd *c)
+uint8_t swnic_cmd_destroy_queue(struct swnic_cmd *c, uint32_t qpn, bool eth)
 {
 	struct swnic *nic = c->nic;
 	struct swnic_qp_obj *o;
-	uint32_t qpn = 0;
-	uint16_t uid;
 	bool drained;
 
-	if (prm_destroy_qp_in_parse(c->in, c->inlen, &uid, &qpn) != DOCA_SUCCESS)
-		return swnic_cmd_malformed(c);
 	/* Out of the table first, so no new lookups find it; then the engine and responders let go. */
 	pthread_rwlock_wrlock(&nic->lock);
-	o = swnic_qpn_table_remove(&nic->qps, qpn);
+	o = swnic_qpn_table_lookup(&nic->qps, qpn);
+	if (o != NULL && (o->qp.st == SWNIC_QP_ST_ETH) == eth)
+		(void)swnic_qpn_table_remove(&nic->qps, qpn);
+	else
+		o = NULL; /* a QP is not destroyed by DESTROY_SQ, nor an SQ by DESTROY_QP */
 	pthread_rwlock_unlock(&nic->lock);
 	if (o == NULL)
-		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_QPN, "no QP 0x%x", qpn);
+		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, eth ? SWNIC_SYND_BAD_SQN : SWNIC_SYND_BAD_QPN, "no %s 0x%x",
+				      eth ? "SQ" : "QP", qpn);
 	swnic_engine_detach_qp(nic->engine, &o->qp);
-	drained = qp_drained(&o->qp);
+	drained = swnic_cmd_qp_drained(&o->qp);
 	/* Its number is free again: its subscriptions end (the engine and responders let go first). */
 	swnic_event_forget(nic, SWNIC_EVOBJ_QP, qpn);
 	if (!drained)
 		/* Freeing it now could let a stuck caller write into freed memory: leak it instead. */
 		return swnic_cmd_fail(c, PRM_STATUS_INTERNAL_ERR, SWNIC_SYND_INTERNAL,
-				      "QP 0x%x is still referenced after 5 s; left allocated", qpn);
+				      "0x%x is still referenced after 5 s; left allocated", qpn);
 	swnic_cmd_qp_free(o);
+	return PRM_STATUS_OK;
+}
+
+uint8_t swnic_cmd_destroy_qp(struct swnic_cmd *c)
+{
+	uint32_t qpn = 0;
+	uint16_t uid;
+	uint8_t st;
+
+	if (prm_destroy_qp_in_parse(c->in, c->inlen, &uid, &qpn) != DOCA_SUCCESS)
+		return swnic_cmd_malformed(c);
+	st = swnic_cmd_destroy_queue(c, qpn, false);
+	if (st != PRM_STATUS_OK)
+		return st;
 	return prm_qp_status_out_build(PRM_CMD_DESTROY_QP, PRM_STATUS_OK, 0, c->out, c->outlen) == DOCA_SUCCESS
 		       ? PRM_STATUS_OK
 		       : swnic_cmd_malformed(c);
@@ -313,6 +330,10 @@ uint8_t swnic_cmd_query_qp(struct swnic_cmd *c)
 	if (prm_query_qp_in_parse(c->in, c->inlen, &uid, &qpn) != DOCA_SUCCESS)
 		return swnic_cmd_malformed(c);
 	qp = swnic_qp_acquire(c->nic, qpn);
+	if (qp != NULL && qp->st == SWNIC_QP_ST_ETH) {
+		swnic_qp_release(qp);
+		qp = NULL;
+	}
 	if (qp == NULL)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_QPN, "no QP 0x%x", qpn);
 	o = (struct swnic_qp_obj *)qp;

@@ -382,6 +382,10 @@ uint8_t swnic_cmd_modify_qp(struct swnic_cmd *c)
 	if (t == NULL)
 		return swnic_cmd_malformed(c);
 	qp = swnic_qp_acquire(c->nic, p.qpn);
+	if (qp != NULL && qp->st == SWNIC_QP_ST_ETH) { /* an Ethernet SQ moves with MODIFY_SQ */
+		swnic_qp_release(qp);
+		qp = NULL;
+	}
 	if (qp == NULL)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_QPN, "no QP 0x%x", p.qpn);
 	o = (struct swnic_qp_obj *)qp;

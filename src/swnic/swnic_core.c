@@ -151,9 +151,11 @@ static void nic_destroy(struct swnic *nic)
 		swnic_engine_destroy(nic->engine);
 	if (nic->fabric != NULL)
 		swnic_fabric_destroy(nic->fabric);
+	swnic_eth_detach(nic);
 	swnic_events_destroy(nic->events);
 	swnic_cmd_release_all(nic);
 	swnic_mem_release_all(nic);
+	pthread_mutex_destroy(&nic->eth_lock);
 	pthread_rwlock_destroy(&nic->lock);
 	free(nic);
 }
@@ -182,6 +184,9 @@ static doca_error_t nic_create(uint32_t index, struct swnic **out)
 	swnic_table_init(&nic->cqs, SWNIC_CQ_BASE, 1u << g->log_max_cq);
 	swnic_qpn_table_init(&nic->qps, 1u << g->log_max_qp);
 	swnic_table_init(&nic->srqs, SWNIC_SRQ_BASE, 1u << g->log_max_srq);
+	swnic_table_init(&nic->tises, SWNIC_TIS_BASE, SWNIC_MAX_TISES);
+	swnic_table_init(&nic->tds, SWNIC_TD_BASE, SWNIC_MAX_TDS);
+	pthread_mutex_init(&nic->eth_lock, NULL);
 	atomic_init(&nic->refs, 1);
 	nic->port_mtu = swnic_port_mtu_from_env();
 
@@ -207,6 +212,7 @@ static doca_error_t nic_create(uint32_t index, struct swnic **out)
 		nic_destroy(nic);
 		return err;
 	}
+	swnic_eth_attach_from_env(nic);
 	OGDA_LOG_DBG("%s: created", nic->name);
 	*out = nic;
 	return DOCA_SUCCESS;

@@ -46,6 +46,11 @@
 #define SWNIC_SRQ_BASE 0x180u
 #define SWNIC_MR_INDEX_BASE 2u
 #define SWNIC_MAX_UARS 4096u
+#define SWNIC_TIS_BASE 0x200u
+#define SWNIC_MAX_TISES 1024u
+#define SWNIC_TD_BASE 0x300u
+#define SWNIC_MAX_TDS 1024u
+#define SWNIC_ENV_ETH_IFACE "OPENGDA_SWNIC_ETH_IFACE" /* interface(s) of the Ethernet ports */
 
 /* ---- command syndromes (out mailbox dw1), one per reason ---- */
 enum swnic_cmd_syndrome {
@@ -112,6 +117,13 @@ enum swnic_cmd_syndrome {
 	SWNIC_SYND_BAD_CQ_REF = 0x0512,        /* BAD_PARAM: cqn_snd / cqn_rcv names no CQ */
 	SWNIC_SYND_NO_QUEUE = 0x0513,          /* BAD_PARAM: no_sq and no RQ */
 	/* RMP (SRQ) */
+	SWNIC_SYND_BAD_TISN = 0x0a01,          /* BAD_PARAM: no such TIS */
+	SWNIC_SYND_TIS_IN_USE = 0x0a02,        /* BAD_RES_STATE: SQs send through it */
+	SWNIC_SYND_BAD_SQN = 0x0a03,           /* BAD_PARAM: no such Ethernet SQ */
+	SWNIC_SYND_SQ_STATE = 0x0a04,          /* BAD_RES_STATE: wrong current state / transition */
+	SWNIC_SYND_BAD_SQ_WQ = 0x0a05,         /* BAD_PARAM: SQ wq not cyclic with 64-byte stride */
+	SWNIC_SYND_BAD_TD = 0x0a06,            /* BAD_PARAM: no such transport domain */
+	SWNIC_SYND_TD_IN_USE = 0x0a07,         /* BAD_RES_STATE: TISs belong to it */
 	SWNIC_SYND_BAD_RMPN = 0x0901,          /* BAD_PARAM: no such RMP */
 	SWNIC_SYND_RMP_IN_USE = 0x0902,        /* BAD_RES_STATE: QPs are attached */
 	SWNIC_SYND_BAD_WQ_TYPE = 0x0903,       /* BAD_PARAM: striding WQs not modelled */
@@ -179,7 +191,15 @@ typedef enum ogda_mem_kind (*swnic_mem_kind_probe_fn)(const void *addr, size_t l
 void swnic_mem_set_kind_probe(swnic_mem_kind_probe_fn probe);
 
 /* ---- instance teardown (called by swnic_close once the engine and fabric are gone) ---- */
-void swnic_cmd_release_all(struct swnic *nic);  /* QPs, CQs, RMPs */
+void swnic_cmd_release_all(struct swnic *nic);  /* QPs, CQs, RMPs, TISs, transport domains */
+
+/*
+ * At creation: zeroes the port's counters and attaches the Ethernet port named for this NIC in
+ * OPENGDA_SWNIC_ETH_IFACE (a
+ * comma-separated list, entry i for swnic<i>; empty entries attach nothing). A failure is
+ * logged as an error and leaves the port unattached.
+ */
+void swnic_eth_attach_from_env(struct swnic *nic);
 void swnic_mem_release_all(struct swnic *nic);  /* MRs, PDs, UARs, umems */
 
 #endif /* OGDA_SWNIC_SWNIC_CTL_H_ */

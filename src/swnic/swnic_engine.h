@@ -150,6 +150,14 @@ uint64_t swnic_exec_rnr_delay_ns(uint8_t min_rnr_nak);
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t swnic_now_ns(void);
 
+/*
+ * Wait-on-time (WAIT opmod WAIT_TIME on an Ethernet SQ; swnic_eth.c): 1 when the NIC clock
+ * (CLOCK_REALTIME, as seconds << 32 | nanoseconds) has reached the WQE's value under its mask;
+ * 0 when not yet, with *wake_ns (CLOCK_MONOTONIC, like now_ns) lowered to when it will; -1 for
+ * a condition the model does not run (*vendor says why).
+ */
+int swnic_eth_wait_time_due(const struct prm_wqe_wait *w, uint64_t now_ns, uint64_t *wake_ns, uint8_t *vendor);
+
 /* ---- swnic_cqe.c ---- */
 
 /* Requester CQE (opcode REQ) for a successful signalled WQE. DOCA_ERROR_FULL: CQ overrun. */

@@ -394,6 +394,39 @@ static enum swnic_exec_status prepare_remote(const struct swnic_exec_ctx *ctx, s
 	return SWNIC_EXEC_PENDING;
 }
 
+/*
+ * SEND on an Ethernet SQ: the inline head and the gathered data form one frame that leaves
+ * through the NIC's Ethernet port (swnic_eth.c); byte_cnt is the frame length. Local in one
+ * step, as a DUMP: no fabric, no retries.
+ */
+static enum swnic_exec_status eth_send(struct swnic_qp *qp, struct swnic_exec *x, struct swnic_completion *cpl)
+{
+	const struct prm_wqe *w = &x->wqe;
+	uint8_t syndrome = OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor;
+	struct swnic_mr_hold h;
+	bool held = false;
+
+	vendor = resolve_sges(qp, x, 0, &syndrome);
+	if (vendor != 0)
+		return finish(x, cpl, syndrome, vendor);
+	x->total = data_total(w);
+	vendor = gather(qp, x);
+	if (vendor != 0)
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
+	if (x->payload_is_sge) { /* sent straight from the buffer: its MR is held for the send */
+		if (swnic_mr_hold(qp->nic, x->sge[0].lkey, false, qp->pd, x->sge[0].addr, x->total, 0, &h) !=
+		    DOCA_SUCCESS)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_BAD_LKEY);
+		held = true;
+	}
+	syndrome = swnic_eth_transmit(qp->nic, w->eth.cs_flags, w->bytes + w->eth.inline_hdr_offset,
+				      w->eth.inline_hdr_sz, x->req.payload, x->total, &vendor);
+	if (held)
+		swnic_mr_unhold(&h);
+	x->cpl.byte_cnt = (uint32_t)(w->eth.inline_hdr_sz + x->total);
+	return finish(x, cpl, syndrome, vendor);
+}
+
 /* The WQE at sq_ci starts: decode, shape checks, local-only opcodes. PENDING: go on. */
 static enum swnic_exec_status start(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
 				    struct swnic_completion *cpl)
@@ -405,7 +438,8 @@ static enum swnic_exec_status start(const struct swnic_exec_ctx *ctx, struct swn
 
 	memset(&x->cpl, 0, sizeof(x->cpl));
 	x->cpl.wqe_counter = qp->sq_ci;
-	rc = prm_wqe_decode(qp->sq, qp->log_sq_wqebbs, qp->sq_ci, w);
+	rc = qp->st == SWNIC_QP_ST_ETH ? prm_wqe_decode_eth(qp->sq, qp->log_sq_wqebbs, qp->sq_ci, w)
+				       : prm_wqe_decode(qp->sq, qp->log_sq_wqebbs, qp->sq_ci, w);
 	if (rc != DOCA_SUCCESS) {
 		swnic_sq_peek(qp, qp->sq_ci, &x->cpl.wqe_opcode, &x->cpl.wqebbs);
 		if (x->cpl.wqebbs > left)
@@ -427,6 +461,16 @@ static enum swnic_exec_status start(const struct swnic_exec_ctx *ctx, struct swn
 	if (w->qpn != qp->qpn || w->wqe_index != qp->sq_ci)
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_WQE_MISMATCH);
 
+	if (qp->st == SWNIC_QP_ST_ETH) {
+		if (w->opcode == OPENGDA_MLX5_OPCODE_SEND)
+			return eth_send(qp, x, cpl);
+		if (w->opcode == OPENGDA_MLX5_OPCODE_WAIT && w->opmod == OPENGDA_MLX5_OPMOD_WAIT_TIME) {
+			x->active = true; /* wait-on-time: swnic_exec_req_step looks at the clock */
+			return SWNIC_EXEC_PENDING;
+		}
+		if (w->opcode != OPENGDA_MLX5_OPCODE_NOP)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_ST);
+	}
 	switch (w->opcode) {
 	case OPENGDA_MLX5_OPCODE_NOP:
 	case OPENGDA_MLX5_OPCODE_DUMP:
@@ -613,6 +657,14 @@ enum swnic_exec_status swnic_exec_req_step(const struct swnic_exec_ctx *ctx, str
 		st = start(ctx, x, cpl);
 		if (st != SWNIC_EXEC_PENDING)
 			return st;
+	}
+	if (x->wqe.opcode == OPENGDA_MLX5_OPCODE_WAIT && x->wqe.opmod == OPENGDA_MLX5_OPMOD_WAIT_TIME) {
+		uint8_t vendor = 0;
+		int due = swnic_eth_wait_time_due(&x->wqe.wait, now_ns, wake_ns, &vendor);
+
+		if (due < 0)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, vendor);
+		return due ? finish(x, cpl, 0, 0) : SWNIC_EXEC_PENDING;
 	}
 	if (x->wqe.opcode == OPENGDA_MLX5_OPCODE_WAIT)
 		return step_wait(ctx, x, cpl);

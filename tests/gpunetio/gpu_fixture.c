@@ -222,14 +222,6 @@ void gfx_qp_to_error(struct doca_verbs_qp *qp)
 	qp_to(qp, DOCA_VERBS_QP_STATE_ERR);
 }
 
-void gfx_check_one_err(const char *log, const char *needle)
-{
-	const char *nl = strchr(log, '\n');
-
-	if (nl == NULL || nl[1] != '\0' || strstr(log, "[ERR]") == NULL || strstr(log, needle) == NULL)
-		fail_msg("expected one ERR line holding \"%s\", got: %s", needle, log);
-}
-
 int gfx_setup(void **state)
 {
 	struct gfx *f = calloc(1, sizeof(*f));

@@ -88,19 +88,7 @@ void gfx_qp_to_reset(struct doca_verbs_qp *qp);
 /* Moves a QP to ERR. */
 void gfx_qp_to_error(struct doca_verbs_qp *qp);
 
-/* Asserts that log is exactly one ERR line and holds needle. */
-void gfx_check_one_err(const char *log, const char *needle);
-
 /* Runs call with stderr captured; asserts it returned want and logged one ERR line holding needle. */
-#define GFX_EXPECT_ERR(call, want, needle)                                                         \
-	do {                                                                                       \
-		char log_[4096];                                                                   \
-		doca_error_t got_;                                                                 \
-		stderr_capture_begin();                                                            \
-		got_ = (call);                                                                     \
-		stderr_capture_end(log_, sizeof(log_));                                            \
-		assert_int_equal(got_, (want));                                                    \
-		gfx_check_one_err(log_, (needle));                                                 \
-	} while (0)
+#define GFX_EXPECT_ERR(call, want, needle) TEST_EXPECT_ERR(call, want, needle)
 
 #endif /* OGDA_TESTS_GPUNETIO_GPU_FIXTURE_H_ */

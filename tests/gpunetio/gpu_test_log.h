@@ -29,16 +29,7 @@ static inline void gpu_test_check_one_err_line(const char *log, const char *func
 }
 
 /* EXPECT_LOGGED_ERR(call, DOCA_ERROR_x, "function_that_logs") */
-#define EXPECT_LOGGED_ERR(call, want, func)                                                        \
-	do {                                                                                       \
-		char log_[4096];                                                                   \
-		doca_error_t got_;                                                                 \
-		stderr_capture_begin();                                                            \
-		got_ = (call);                                                                     \
-		stderr_capture_end(log_, sizeof(log_));                                            \
-		assert_int_equal(got_, (want));                                                    \
-		gpu_test_check_one_err_line(log_, (func));                                         \
-	} while (0)
+#define EXPECT_LOGGED_ERR(call, want, func) TEST_EXPECT_ERR(call, want, " " func "(): ")
 
 /* cmocka setup / teardown: a host GPU handle (opengda_gpu_create_host) in *state. */
 static inline int gpu_test_host_setup(void **state)

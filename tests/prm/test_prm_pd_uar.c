@@ -146,6 +146,34 @@ static void test_bad_input(void **state)
 	assert_int_equal(obj, 0x5555);
 }
 
+/* ALLOC / DEALLOC_TRANSPORT_DOMAIN: opcodes 0x816 / 0x817, the domain at dw2 [23:0]. */
+static void test_transport_domain(void **state)
+{
+	uint8_t b[PRM_PD_UAR_CMD_SIZE], exp[PRM_PD_UAR_CMD_SIZE];
+	uint32_t td = 0;
+	uint16_t uid = 0;
+
+	(void)state;
+	memset(exp, 0, sizeof(exp));
+	exp[0] = 0x08, exp[1] = 0x16, exp[3] = 0x05;
+	assert_int_equal(prm_alloc_td_in_build(5, b, sizeof(b)), DOCA_SUCCESS);
+	assert_memory_equal(b, exp, sizeof(b));
+	assert_int_equal(prm_alloc_td_in_parse(b, sizeof(b), &uid), DOCA_SUCCESS);
+	assert_int_equal(uid, 5);
+	exp[1] = 0x17, exp[3] = 0, exp[9] = 0xab, exp[10] = 0xcd, exp[11] = 0xef;
+	assert_int_equal(prm_dealloc_td_in_build(0, 0xabcdef, b, sizeof(b)), DOCA_SUCCESS);
+	assert_memory_equal(b, exp, sizeof(b));
+	assert_int_equal(prm_dealloc_td_in_parse(b, sizeof(b), &uid, &td), DOCA_SUCCESS);
+	assert_int_equal(td, 0xabcdef);
+	assert_int_equal(prm_alloc_td_out_build(0x123456, b, sizeof(b)), DOCA_SUCCESS);
+	assert_int_equal(b[0], 0);
+	assert_int_equal(b[9], 0x12);
+	assert_int_equal(prm_alloc_td_out_parse(b, sizeof(b), &td), DOCA_SUCCESS);
+	assert_int_equal(td, 0x123456);
+	assert_int_equal(prm_dealloc_td_in_build(0, 0x1000000, b, sizeof(b)), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(prm_alloc_td_in_parse(b, 4, &uid), DOCA_ERROR_INVALID_VALUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_outs_golden),
 		cmocka_unit_test(test_round_trips),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_transport_domain),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

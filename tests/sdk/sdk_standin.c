@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A stand-in "DOCA SDK" for test_sdk_forward, built three times, as libdoca_common.so,
- * libdoca_verbs.so and libdoca_gpunetio.so (STANDIN_LIB_COMMON, _VERBS or _GPUNETIO
+ * A stand-in "DOCA SDK" for test_sdk_forward, built four times, as libdoca_common.so,
+ * libdoca_verbs.so, libdoca_gpunetio.so and libdoca_eth.so (STANDIN_LIB_COMMON, _VERBS, _GPUNETIO or _ETH
  * defined), each exporting the functions sdk_forward_table.h assigns to that library.
  * Every function records its call in libdoca_common's counters (the other two link it,
  * as the SDK's libraries do) and answers STANDIN_ANSWER. sdk_standin_ctor.c replaces two
@@ -92,6 +92,12 @@ STANDIN_EXPORT unsigned int standin_calls(const char *name)
 #define STANDIN_GPUNETIO STANDIN_DEFINE
 #else
 #define STANDIN_GPUNETIO STANDIN_SKIP
+#endif
+
+#ifdef STANDIN_LIB_ETH
+#define STANDIN_ETH STANDIN_DEFINE
+#else
+#define STANDIN_ETH STANDIN_SKIP
 #endif
 
 #define OGDA_SDK_FN(lib, name, label) STANDIN_##lib(name)

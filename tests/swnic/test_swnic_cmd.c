@@ -53,7 +53,7 @@ static void test_unknown_opcode_is_bad_op(void **state)
 static void test_unmodelled_opcodes_are_bad_op(void **state)
 {
 	static const uint16_t ops[] = {PRM_CMD_CREATE_SRQ, PRM_CMD_SQD_RTS_QP, PRM_CMD_CREATE_DCT,
-				       PRM_CMD_CREATE_MKEY, PRM_CMD_QUERY_ADAPTER, PRM_CMD_ALLOC_TRANSPORT_DOMAIN,
+				       PRM_CMD_CREATE_MKEY, PRM_CMD_QUERY_ADAPTER, PRM_CMD_QUERY_SRQ,
 				       PRM_CMD_QUERY_NIC_VPORT_CONTEXT, 0x0000, 0xffff};
 	struct cfx *f = *state;
 	uint8_t in[0x110], out[0x110];

@@ -1,0 +1,97 @@
+/*
+ * OpenGDA — GPU-initiated RDMA for mlx5 NICs.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+
+/**
+ * @file doca_gpunetio_eth_def.h
+ * @brief Definitions of the DOCA GPUNetIO Ethernet device API (SDK 3.2+ "Gen-B" names and
+ *        values): flags, scopes, handlers, and the device-side send queue.
+ *
+ * struct doca_gpu_eth_txq differs from the SDK's in layout (docs/ethernet.md): its send queue and
+ * CQ are a struct doca_gpu_dev_verbs_qp, so that Ethernet sends run on the same send-queue
+ * protocol (include/device/ogda_dev_sq.h) as every other device post. Kernels use the functions
+ * of doca_gpunetio_dev_eth_txq.cuh, never the fields, so they compile unchanged.
+ *
+ * device-code: yes
+ */
+#ifndef DOCA_GPUNETIO_ETH_DEF_H
+#define DOCA_GPUNETIO_ETH_DEF_H
+
+#include <stdint.h>
+
+#include "doca_gpunetio_verbs_dev.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Per-send flags. */
+enum doca_gpu_eth_send_flags {
+	DOCA_GPUNETIO_ETH_SEND_FLAG_NONE = 0,   /**< A completion only on error. */
+	DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY = 1, /**< A completion (CQE) for this send. */
+};
+
+/** @brief Waiting modes of the poll functions. */
+enum doca_gpu_dev_eth_wait_flags {
+	DOCA_GPUNETIO_ETH_WAIT_FLAG_NB = 0, /**< Look once. */
+	DOCA_GPUNETIO_ETH_WAIT_FLAG_B = 1,  /**< Wait (bounded by the queue's wait bound, if set). */
+};
+
+/** @brief Which threads call a function together. */
+enum doca_gpu_dev_eth_exec_scope {
+	DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD = 0,
+	DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP = 1,
+	DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK = 2,
+};
+
+/** @brief Scope of the memory fences. */
+enum doca_gpu_dev_eth_sync_scope {
+	DOCA_GPUNETIO_ETH_SYNC_SCOPE_SYS = 0,
+	DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU = 1,
+	DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA = 2,
+};
+
+/** @brief Who else posts to the queue. */
+enum doca_gpu_dev_eth_resource_sharing_mode {
+	DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_EXCLUSIVE = 0,
+	DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA = 1,
+	DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU = 2,
+};
+
+/** @brief How the NIC learns of new sends. */
+enum doca_gpu_dev_eth_nic_handler {
+	DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO = 0,      /**< The queue's own handler. */
+	DOCA_GPUNETIO_ETH_NIC_HANDLER_CPU_PROXY = 1, /**< A CPU thread rings (doca_eth_txq_gpu_set_uar_on_cpu). */
+	DOCA_GPUNETIO_ETH_NIC_HANDLER_GPU_SM_DB = 2, /**< The GPU rings the doorbell. */
+};
+
+/** @brief What poll_completion waits for. */
+enum doca_gpu_dev_eth_cq_poll_mode {
+	DOCA_GPUNETIO_ETH_CQ_POLL_ALL = 0,  /**< Every one of the CQEs. */
+	DOCA_GPUNETIO_ETH_CQ_POLL_LAST = 1, /**< The last one (earlier ones are retired with it). */
+};
+
+/** @brief A send's ticket: the index of its WQE. */
+typedef uint64_t doca_gpu_dev_eth_ticket_t;
+
+/** @brief IPv4 header checksum flag of the Ethernet segment. */
+#define DOCA_GPUNETIO_ETH_L3_CSUM (1u << 6)
+/** @brief TCP / UDP checksum flag of the Ethernet segment. */
+#define DOCA_GPUNETIO_ETH_L4_CSUM (1u << 7)
+
+/** @brief The device-side Ethernet send queue (filled by doca_ctx_start()). */
+struct doca_gpu_eth_txq {
+	struct doca_gpu_dev_verbs_qp qp; /**< SQ (sq_*) and its CQ (qp.cq_sq), run by the shared protocol. */
+	uint64_t cq_rsvd_index;          /**< CQEs reserved by poll_completion callers. */
+	uint8_t enable_l3_cs_offload;    /**< 1: every send asks for the IPv4 header checksum. */
+	uint8_t enable_l4_cs_offload;    /**< 1: every send asks for the TCP / UDP checksum. */
+	uint8_t cs_flags;                /**< The two above as Ethernet-segment flags. */
+	uint8_t reserved;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOCA_GPUNETIO_ETH_DEF_H */
