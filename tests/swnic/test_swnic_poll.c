@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* OPENGDA_SWNIC_POLL / OPENGDA_SWNIC_POLL_SPIN_US: parsing and the idle policy of each mode. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+
+#include "swnic/swnic_poll.h"
+
+static void default_is_adaptive_50us(void **state)
+{
+	struct swnic_poll_cfg c;
+
+	(void)state;
+	unsetenv(SWNIC_ENV_POLL);
+	unsetenv(SWNIC_ENV_POLL_SPIN_US);
+	swnic_poll_cfg_read(&c);
+	assert_int_equal(c.mode, SWNIC_POLL_ADAPTIVE);
+	assert_int_equal(c.spin_ns, 50000);
+	assert_int_equal(swnic_poll_idle_step(&c, 0), SWNIC_IDLE_SPIN);
+	assert_int_equal(swnic_poll_idle_step(&c, 60000), SWNIC_IDLE_YIELD);
+	assert_int_equal(swnic_poll_idle_step(&c, SWNIC_POLL_YIELD_NS), SWNIC_IDLE_SLEEP);
+}
+
+static void sleep_mode_skips_the_yield_phase(void **state)
+{
+	struct swnic_poll_cfg c;
+
+	(void)state;
+	setenv(SWNIC_ENV_POLL, "sleep", 1);
+	setenv(SWNIC_ENV_POLL_SPIN_US, "5", 1);
+	swnic_poll_cfg_read(&c);
+	assert_int_equal(c.mode, SWNIC_POLL_SLEEP);
+	assert_int_equal(c.spin_ns, 5000);
+	assert_int_equal(swnic_poll_idle_step(&c, 4000), SWNIC_IDLE_SPIN);
+	assert_int_equal(swnic_poll_idle_step(&c, 6000), SWNIC_IDLE_SLEEP);
+	setenv(SWNIC_ENV_POLL_SPIN_US, "0", 1);
+	swnic_poll_cfg_read(&c);
+	assert_int_equal(swnic_poll_idle_step(&c, 0), SWNIC_IDLE_SLEEP);
+}
+
+static void spin_mode_never_sleeps(void **state)
+{
+	struct swnic_poll_cfg c;
+
+	(void)state;
+	setenv(SWNIC_ENV_POLL, "spin", 1);
+	unsetenv(SWNIC_ENV_POLL_SPIN_US);
+	swnic_poll_cfg_read(&c);
+	assert_int_equal(c.mode, SWNIC_POLL_SPIN);
+	assert_int_equal(swnic_poll_idle_step(&c, 10ull * 1000000000ull), SWNIC_IDLE_SPIN);
+}
+
+static void bad_values_fall_back_to_defaults(void **state)
+{
+	struct swnic_poll_cfg c;
+
+	(void)state;
+	setenv(SWNIC_ENV_POLL, "busy", 1);
+	setenv(SWNIC_ENV_POLL_SPIN_US, "-1", 1);
+	swnic_poll_cfg_read(&c);
+	assert_int_equal(c.mode, SWNIC_POLL_ADAPTIVE);
+	assert_int_equal(c.spin_ns, 50000);
+	unsetenv(SWNIC_ENV_POLL);
+	unsetenv(SWNIC_ENV_POLL_SPIN_US);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(default_is_adaptive_50us),
+		cmocka_unit_test(sleep_mode_skips_the_yield_phase),
+		cmocka_unit_test(spin_mode_never_sleeps),
+		cmocka_unit_test(bad_values_fall_back_to_defaults),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
