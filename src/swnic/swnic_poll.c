@@ -4,6 +4,9 @@
 #include "core/env.h"
 #include "core/log.h"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 static const char *const poll_words[] = {
 	[SWNIC_POLL_ADAPTIVE] = "adaptive",
 	[SWNIC_POLL_SPIN] = "spin",
@@ -22,6 +25,19 @@ void swnic_poll_cfg_read(struct swnic_poll_cfg *cfg)
 			     SWNIC_ENV_POLL_SPIN_US, SWNIC_POLL_SPIN_US_DEFAULT);
 	cfg->mode = (enum swnic_poll_mode)mode;
 	cfg->spin_ns = (uint64_t)us * 1000ull;
+}
+
+void swnic_poll_cfg_read_woken(struct swnic_poll_cfg *cfg)
+{
+	const char *spin = getenv(SWNIC_ENV_POLL_SPIN_US);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	swnic_poll_cfg_read(cfg);
+	if (cfg->mode == SWNIC_POLL_ADAPTIVE && (spin == NULL || *spin == '\0') && cpus > 0 &&
+	    cpus <= SWNIC_POLL_SMALL_CPUS) {
+		cfg->mode = SWNIC_POLL_SLEEP;
+		cfg->spin_ns = 0;
+	}
 }
 
 const char *swnic_poll_mode_name(enum swnic_poll_mode mode)

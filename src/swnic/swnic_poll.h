@@ -32,6 +32,14 @@ struct swnic_poll_cfg {
 
 /* Reads both knobs; a bad value is logged once per call and the default used. */
 void swnic_poll_cfg_read(struct swnic_poll_cfg *cfg);
+/*
+ * The same for a waiter its peer wakes (a futex), such as both ends of a shared-memory
+ * channel: sleeping costs such a waiter only the wake-up, so on a machine of at most
+ * SWNIC_POLL_SMALL_CPUS online CPUs the default (adaptive, spin not set) sleeps at once:
+ * a spinning waiter there only takes the time slice its peer needs to answer.
+ */
+void swnic_poll_cfg_read_woken(struct swnic_poll_cfg *cfg);
+#define SWNIC_POLL_SMALL_CPUS 2
 const char *swnic_poll_mode_name(enum swnic_poll_mode mode);
 
 /* What an idle waiter does next, idle_ns after its last work. */

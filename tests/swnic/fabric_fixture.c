@@ -3,6 +3,7 @@
 
 #include "swnic/swnic_fabric_frame.h"
 #include "swnic/swnic_gid.h"
+#include "swnic/swnic_sock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -251,6 +253,38 @@ int ffx_connect_silent(const struct ffx *x)
 int ffx_connect_raw(const struct ffx *x)
 {
 	return hello(ffx_connect_silent(x));
+}
+
+int ffx_connect_unix_raw(const struct ffx *x)
+{
+	struct swnic_endpoint ep;
+	struct sockaddr_un sa;
+	socklen_t slen;
+	int fd;
+
+	if (swnic_fabric_get_endpoint(x->fabric, &ep) != DOCA_SUCCESS)
+		return -1;
+	swnic_sock_unix_name(&ep, &sa, &slen);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, slen) < 0) {
+		close(fd);
+		return -1;
+	}
+	return hello(fd);
+}
+
+bool ffx_shm_expected(void)
+{
+	const char *s = getenv("OPENGDA_SWNIC_SHM");
+
+	return s == NULL || strcmp(s, "0") != 0;
+}
+
+uint64_t ffx_delivered(const struct swnic_fabric_stats *s)
+{
+	return ffx_shm_expected() ? s->shm_deliveries : s->tcp_deliveries;
 }
 
 int ffx_connect_gid(const uint8_t gid[16])

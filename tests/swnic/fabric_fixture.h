@@ -67,6 +67,12 @@ bool ffx_peer_closed(int fd, int timeout_ms);
  * without a shared secret): the next bytes sent are read as request frames.
  */
 int ffx_connect_raw(const struct ffx *x);
+/* The same on the fixture's shared-memory Unix socket: the next thing sent is a channel offer. */
+int ffx_connect_unix_raw(const struct ffx *x);
+/* Whether this test runs with peers of this host on shared memory (OPENGDA_SWNIC_SHM not 0). */
+bool ffx_shm_expected(void);
+/* Requests a requester got answered on the path this test expects (shared memory or TCP). */
+uint64_t ffx_delivered(const struct swnic_fabric_stats *s);
 /* The same to the fabric endpoint gid names; -1 on failure. */
 int ffx_connect_gid(const uint8_t gid[16]);
 /* A connected TCP socket to the fixture's endpoint that has sent nothing yet. */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "swnic/swnic_poll.h"
 
@@ -67,6 +68,34 @@ static void bad_values_fall_back_to_defaults(void **state)
 	unsetenv(SWNIC_ENV_POLL_SPIN_US);
 }
 
+/* Woken waiters on a small machine sleep at once by default; any explicit setting wins. */
+static void woken_waiters_follow_the_cpu_count(void **state)
+{
+	struct swnic_poll_cfg c;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	(void)state;
+	unsetenv(SWNIC_ENV_POLL);
+	unsetenv(SWNIC_ENV_POLL_SPIN_US);
+	swnic_poll_cfg_read_woken(&c);
+	if (cpus <= SWNIC_POLL_SMALL_CPUS) {
+		assert_int_equal(c.mode, SWNIC_POLL_SLEEP);
+		assert_int_equal(c.spin_ns, 0);
+	} else {
+		assert_int_equal(c.mode, SWNIC_POLL_ADAPTIVE);
+		assert_int_equal(c.spin_ns, 50000);
+	}
+	setenv(SWNIC_ENV_POLL_SPIN_US, "7", 1);
+	swnic_poll_cfg_read_woken(&c);
+	assert_int_equal(c.mode, SWNIC_POLL_ADAPTIVE);
+	assert_int_equal(c.spin_ns, 7000);
+	unsetenv(SWNIC_ENV_POLL_SPIN_US);
+	setenv(SWNIC_ENV_POLL, "spin", 1);
+	swnic_poll_cfg_read_woken(&c);
+	assert_int_equal(c.mode, SWNIC_POLL_SPIN);
+	unsetenv(SWNIC_ENV_POLL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -74,6 +103,7 @@ int main(void)
 		cmocka_unit_test(sleep_mode_skips_the_yield_phase),
 		cmocka_unit_test(spin_mode_never_sleeps),
 		cmocka_unit_test(bad_values_fall_back_to_defaults),
+		cmocka_unit_test(woken_waiters_follow_the_cpu_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

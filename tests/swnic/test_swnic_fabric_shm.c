@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The shared-memory fabric on its own (fabric_fixture.h: bare instances that are not in the
+ * process registry, so requests between them take the path two processes of one host take):
+ *  - requests land exactly through a channel, NAKs come back as verdicts, nothing else is
+ *    opened; a refused payload never reaches the responder;
+ *  - a peer without shared memory, and a requester told to avoid it, use TCP (counted);
+ *  - the shared secret is checked on the Unix socket as on TCP;
+ *  - offers that are not a sealed memfd of the right size, a hostile header, and a
+ *    stranger's idle channel are refused and closed without reaching the responder.
+ */
+#define _GNU_SOURCE /* memfd_create */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fabric_fixture.h"
+#include "swnic/swnic_fabric_shm.h"
+#include "swnic/swnic_sock.h"
+
+#define TIMEOUT_NS (5ull * 1000 * 1000 * 1000)
+#define SECRET_A "a shared secret of the test, 1"
+#define SECRET_B "another secret of the test, 22"
+
+static void check_region(struct ffx *x, size_t from, size_t to, uint8_t fill)
+{
+	size_t i;
+
+	ffx_sync(x);
+	for (i = from; i < to; i++) {
+		if (x->region[i] != fill)
+			fail_msg("region byte %zu is 0x%02x, expected 0x%02x", i, x->region[i], fill);
+	}
+}
+
+static void shm_write_read_atomics_land(void **state)
+{
+	struct ffx a, b;
+	struct swnic_fabric_stats sa, sb;
+	struct swnic_resp resp;
+	struct swnic_req req;
+	uint8_t data[300], back[300];
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 5 + 3);
+	req = ffx_req(SWNIC_REQ_WRITE, 32, sizeof(data));
+	req.payload = data;
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	ffx_sync(&b);
+	assert_memory_equal(b.region + 32, data, sizeof(data));
+	check_region(&b, 0, 32, 0xee);
+	check_region(&b, 32 + sizeof(data), 8192, 0xee);
+
+	memset(back, 0, sizeof(back));
+	req = ffx_req(SWNIC_REQ_READ, 32, sizeof(back));
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, back, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_int_equal(resp.read_len, sizeof(back));
+	assert_memory_equal(back, data, sizeof(data));
+
+	v = 77;
+	memcpy(b.region + 512, &v, 8);
+	ffx_sync(&b);
+	req = ffx_req(SWNIC_REQ_ATOMIC_FA, 512, 8);
+	req.swap_add = 3;
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_true(resp.atomic_orig == 77);
+	req = ffx_req(SWNIC_REQ_ATOMIC_CS, 512, 8);
+	req.compare = 80;
+	req.swap_add = 0x0123456789abcdefull;
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_true(resp.atomic_orig == 80);
+	ffx_sync(&b);
+	memcpy(&v, b.region + 512, 8);
+	assert_true(v == 0x0123456789abcdefull);
+
+	/* a bad rkey: a NAK verdict, nothing written, the responder never called */
+	req = ffx_req(SWNIC_REQ_WRITE, 8192, sizeof(data));
+	req.payload = data;
+	req.rkey = FFX_RKEY + 1;
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
+	check_region(&b, 8192, 8192 + sizeof(data), 0xee);
+
+	sa = ffx_stats(&a);
+	sb = ffx_stats(&b);
+	assert_true(sa.shm_deliveries == 5);
+	assert_true(sa.shm_channels_opened == 1);
+	assert_true(sa.tcp_deliveries == 0 && sa.conns_opened == 0 && sa.shm_fallbacks == 0);
+	assert_true(sb.frames_served == 5);
+	assert_int_equal(atomic_load(&b.calls), 4);
+	ffx_destroy(&a);
+	ffx_destroy(&b);
+}
+
+/* A peer that offers no shared memory, and a requester that must not use it, talk TCP. */
+static void shm_falls_back_to_tcp(void **state)
+{
+	struct ffx a, b, c;
+	struct swnic_fabric_stats s;
+	struct swnic_resp resp;
+	struct swnic_req req = ffx_req(SWNIC_REQ_ATOMIC_FA, 0, 8);
+
+	(void)state;
+	setenv(SWNIC_ENV_SHM, "0", 1);
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	assert_int_equal(ffx_create(&c, 2, 0), DOCA_SUCCESS);
+	unsetenv(SWNIC_ENV_SHM);
+	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	s = ffx_stats(&a);
+	/* one look for b's Unix socket, then TCP without looking again */
+	assert_true(s.shm_fallbacks == 1 && s.tcp_deliveries == 2 && s.shm_deliveries == 0);
+	assert_true(s.conns_opened == 1 && s.shm_channels_opened == 0);
+
+	/* c has no shared memory either way: as a requester it never tries, a has a channel to... none */
+	assert_int_equal(swnic_fabric_deliver(&c.nic, a.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	s = ffx_stats(&c);
+	assert_true(s.tcp_deliveries == 1 && s.shm_fallbacks == 0 && s.shm_channels_opened == 0);
+	ffx_destroy(&a);
+	ffx_destroy(&b);
+	ffx_destroy(&c);
+}
+
+static void shm_checks_the_shared_secret(void **state)
+{
+	struct ffx a, b;
+	struct swnic_resp resp;
+	struct swnic_req req = ffx_req(SWNIC_REQ_ATOMIC_FA, 0, 8);
+
+	(void)state;
+	setenv("OPENGDA_SWNIC_SECRET", SECRET_A, 1);
+	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_true(ffx_stats(&a).shm_deliveries == 1);
+	ffx_destroy(&b);
+
+	setenv("OPENGDA_SWNIC_SECRET", SECRET_B, 1);
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	unsetenv("OPENGDA_SWNIC_SECRET");
+	/* refused on the Unix socket, then on TCP: the peer is unreachable, nothing executes */
+	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS),
+			 DOCA_ERROR_NOT_CONNECTED);
+	assert_true(ffx_stats(&b).auth_failures >= 1);
+	assert_int_equal(atomic_load(&b.calls), 0);
+	ffx_destroy(&a);
+	ffx_destroy(&b);
+}
+
+/* Waits until x has counted n rejected frames (or 5 s pass). */
+static uint64_t rejected_after(struct ffx *x, uint64_t n)
+{
+	uint64_t t0 = ffx_now_ns();
+
+	while (ffx_stats(x).frames_rejected < n && ffx_ms_since(t0) < 5000)
+		usleep(1000);
+	return ffx_stats(x).frames_rejected;
+}
+
+static int memfd_of(size_t size, bool seal)
+{
+	int fd = memfd_create("test-channel", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	if (seal)
+		assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL), 0);
+	return fd;
+}
+
+static void shm_refuses_bad_offers(void **state)
+{
+	struct ffx b;
+	uint8_t junk[8] = {0};
+	int fd, mfd;
+
+	(void)state;
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+
+	/* no descriptor */
+	fd = ffx_connect_unix_raw(&b);
+	assert_true(fd >= 0);
+	assert_int_equal(send(fd, junk, sizeof(junk), MSG_NOSIGNAL), (ssize_t)sizeof(junk));
+	assert_true(ffx_peer_closed(fd, 5000));
+	close(fd);
+	assert_true(rejected_after(&b, 1) == 1);
+
+	/* unsealed: the peer could shrink it under the server's mapping */
+	fd = ffx_connect_unix_raw(&b);
+	mfd = memfd_of(SWNIC_SHM_SIZE, false);
+	assert_int_equal(swnic_shm_send_offer(fd, mfd, swnic_deadline_after(TIMEOUT_NS)), DOCA_SUCCESS);
+	assert_true(ffx_peer_closed(fd, 5000));
+	close(fd);
+	close(mfd);
+	assert_true(rejected_after(&b, 2) == 2);
+
+	/* sealed, but not the channel's size */
+	fd = ffx_connect_unix_raw(&b);
+	mfd = memfd_of(4096, true);
+	assert_int_equal(swnic_shm_send_offer(fd, mfd, swnic_deadline_after(TIMEOUT_NS)), DOCA_SUCCESS);
+	assert_true(ffx_peer_closed(fd, 5000));
+	close(fd);
+	close(mfd);
+	assert_true(rejected_after(&b, 3) == 3);
+	assert_int_equal(atomic_load(&b.calls), 0);
+	ffx_destroy(&b);
+}
+
+/* A valid channel with a hostile header: rejected by the TCP frame's validation, never executed. */
+static void shm_rejects_a_bad_header(void **state)
+{
+	struct swnic_req req = ffx_req(SWNIC_REQ_WRITE, 0, 64);
+	uint8_t hdr[SWNIC_FRAME_REQ_HDR_LEN];
+	struct swnic_shm_map m;
+	struct ffx b;
+	int fd;
+
+	(void)state;
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	fd = ffx_connect_unix_raw(&b);
+	assert_true(fd >= 0);
+	assert_int_equal(swnic_shm_create(&m), DOCA_SUCCESS);
+	assert_int_equal(swnic_shm_send_offer(fd, m.memfd, swnic_deadline_after(TIMEOUT_NS)), DOCA_SUCCESS);
+	req.payload = m.data;
+	assert_int_equal(swnic_frame_encode_req(1, &req, SWNIC_FABRIC_MAX_MSG_CAP, hdr), DOCA_SUCCESS);
+	hdr[24] = 0x7f; /* op */
+	memcpy(m.ctl->req_hdr, hdr, sizeof(hdr));
+	swnic_shm_post(&m.ctl->req_seq, &m.ctl->server_sleeping, 1);
+	assert_true(ffx_peer_closed(fd, 5000));
+	assert_true(rejected_after(&b, 1) == 1);
+	assert_int_equal(atomic_load(&m.ctl->resp_seq), 0); /* no answer */
+	assert_int_equal(atomic_load(&b.calls), 0);
+	close(fd);
+	swnic_shm_unmap(&m);
+	ffx_destroy(&b);
+}
+
+/* A stranger's channel that never asks anything is closed at the handshake deadline (300 ms here). */
+static void shm_idle_stranger_is_closed(void **state)
+{
+	struct swnic_shm_map m;
+	struct ffx b;
+	uint64_t t0;
+	int fd;
+
+	(void)state;
+	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
+	fd = ffx_connect_unix_raw(&b);
+	assert_true(fd >= 0);
+	assert_int_equal(swnic_shm_create(&m), DOCA_SUCCESS);
+	assert_int_equal(swnic_shm_send_offer(fd, m.memfd, swnic_deadline_after(TIMEOUT_NS)), DOCA_SUCCESS);
+	t0 = ffx_now_ns();
+	assert_true(ffx_peer_closed(fd, 10000));
+	assert_true(ffx_ms_since(t0) < 10000);
+	assert_true(ffx_stats(&b).conns_timed_out >= 1);
+	close(fd);
+	swnic_shm_unmap(&m);
+	ffx_destroy(&b);
+}
+
+static void shm_fits_the_channel_or_takes_tcp(void **state)
+{
+	struct swnic_req req = ffx_req(SWNIC_REQ_READ, 0, SWNIC_SHM_DATA_CAP);
+
+	(void)state;
+	assert_true(swnic_shm_fits(&req));
+	req.len = SWNIC_SHM_DATA_CAP + 1;
+	assert_false(swnic_shm_fits(&req));
+	req = ffx_req(SWNIC_REQ_WRITE, 0, SWNIC_SHM_DATA_CAP + 4096);
+	assert_false(swnic_shm_fits(&req));
+	req = ffx_req(SWNIC_REQ_ATOMIC_FA, 0, 8);
+	assert_true(swnic_shm_fits(&req));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(shm_write_read_atomics_land),
+		cmocka_unit_test(shm_falls_back_to_tcp),
+		cmocka_unit_test(shm_checks_the_shared_secret),
+		cmocka_unit_test(shm_refuses_bad_offers),
+		cmocka_unit_test(shm_rejects_a_bad_header),
+		cmocka_unit_test(shm_idle_stranger_is_closed),
+		cmocka_unit_test(shm_fits_the_channel_or_takes_tcp),
+	};
+
+	unsetenv(SWNIC_ENV_SHM);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
