@@ -264,58 +264,65 @@ static void pingpong_responder(struct side *s, const struct side_addr *peer)
 	}
 }
 
-/* bw_iters signalled 1 MiB writes, BW_INFLIGHT outstanding; GB/s. */
-static double bandwidth_writer(struct side *s, const struct side_addr *peer, const uint8_t *src, uint32_t lkey)
+/* Posts the n-th WQE of a run. */
+typedef void (*post_fn)(struct side *s, const struct side_addr *peer, unsigned n, const void *arg);
+
+/* iters signalled WQEs, inflight outstanding, every completion checked; seconds taken. */
+static double run_writes(struct side *s, const struct side_addr *peer, unsigned iters, unsigned inflight, post_fn post,
+			 const void *arg)
 {
 	struct opengda_mlx5_cqe_fields c;
 	unsigned posted = 0, done = 0;
-	double t0, t1;
+	double t0 = now_s();
 
-	t0 = now_s();
-	while (done < bw_iters) {
-		while (posted < bw_iters && posted - done < BW_INFLIGHT) {
-			uint16_t idx = fx_take(&s->qp, 3);
-
-			if (opengda_mlx5_wqe_rdma_write(&s->qp.sqd, idx, CE_ALWAYS, peer->bw_addr, peer->rkey,
-							(uint64_t)(uintptr_t)src, lkey, BW_MSG) < 0)
-				die("write recipe rejected its input");
-			posted++;
-		}
+	while (done < iters) {
+		for (; posted < iters && posted - done < inflight; posted++)
+			post(s, peer, posted, arg);
 		fx_ring(&s->qp, FX_RING_PI);
 		if (!fx_poll(&s->cq, 10000, &c) || c.opcode != OPENGDA_MLX5_CQE_REQ)
-			die("bandwidth: no completion, or an error completion");
+			die("no completion, or an error completion");
 		done++;
 	}
-	t1 = now_s();
-	return (double)BW_MSG * bw_iters / (t1 - t0) / 1e9;
+	return now_s() - t0;
 }
 
-/* rate_iters signalled 8-byte inline writes, RATE_INFLIGHT outstanding; millions of messages per second. */
+struct bw_src {
+	const uint8_t *src;
+	uint32_t lkey;
+};
+
+static void post_bw(struct side *s, const struct side_addr *peer, unsigned n, const void *arg)
+{
+	const struct bw_src *b = arg;
+
+	(void)n;
+	if (opengda_mlx5_wqe_rdma_write(&s->qp.sqd, fx_take(&s->qp, 3), CE_ALWAYS, peer->bw_addr, peer->rkey,
+					(uint64_t)(uintptr_t)b->src, b->lkey, BW_MSG) < 0)
+		die("write recipe rejected its input");
+}
+
+/* bw_iters 1 MiB writes, BW_INFLIGHT outstanding; GB/s. */
+static double bandwidth_writer(struct side *s, const struct side_addr *peer, const uint8_t *src, uint32_t lkey)
+{
+	struct bw_src b = {src, lkey};
+
+	return (double)BW_MSG * bw_iters / run_writes(s, peer, bw_iters, BW_INFLIGHT, post_bw, &b) / 1e9;
+}
+
+static void post_rate(struct side *s, const struct side_addr *peer, unsigned n, const void *arg)
+{
+	uint64_t value = n + 1u;
+
+	(void)arg;
+	if (opengda_mlx5_wqe_rdma_write_inline(&s->qp.sqd, fx_take(&s->qp, 3), CE_ALWAYS, peer->bw_addr + 8u * (n % 64u),
+					       peer->rkey, &value, 8) < 0)
+		die("inline write recipe rejected its input");
+}
+
+/* rate_iters 8-byte inline writes, RATE_INFLIGHT outstanding; millions of messages per second. */
 static double rate_writer(struct side *s, const struct side_addr *peer)
 {
-	struct opengda_mlx5_cqe_fields c;
-	unsigned posted = 0, done = 0;
-	uint64_t value = 0;
-	double t0, t1;
-
-	t0 = now_s();
-	while (done < rate_iters) {
-		while (posted < rate_iters && posted - done < RATE_INFLIGHT) {
-			uint16_t idx = fx_take(&s->qp, 3);
-
-			value++;
-			if (opengda_mlx5_wqe_rdma_write_inline(&s->qp.sqd, idx, CE_ALWAYS, peer->bw_addr + 8u * (posted % 64u),
-							       peer->rkey, &value, 8) < 0)
-				die("inline write recipe rejected its input");
-			posted++;
-		}
-		fx_ring(&s->qp, FX_RING_PI);
-		if (!fx_poll(&s->cq, 10000, &c) || c.opcode != OPENGDA_MLX5_CQE_REQ)
-			die("rate: no completion, or an error completion");
-		done++;
-	}
-	t1 = now_s();
-	return (double)rate_iters / (t1 - t0) / 1e6;
+	return (double)rate_iters / run_writes(s, peer, rate_iters, RATE_INFLIGHT, post_rate, NULL) / 1e6;
 }
 
 /* ---------------- runs ---------------- */

@@ -143,29 +143,45 @@ static int wait_sock(int sock, short events, uint64_t deadline_ns)
 	}
 }
 
-doca_error_t swnic_shm_send_offer(int sock, int memfd, uint64_t deadline_ns)
-{
-	uint8_t msg[8];
-	struct iovec iov = {.iov_base = msg, .iov_len = sizeof(msg)};
+/* The offer's 8 bytes and room for one descriptor, as sendmsg / recvmsg take them. */
+struct offer_msg {
+	uint8_t bytes[8];
+	struct iovec iov;
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	struct msghdr mh;
+};
+
+static void offer_init(struct offer_msg *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->iov.iov_base = o->bytes;
+	o->iov.iov_len = sizeof(o->bytes);
+	o->mh.msg_iov = &o->iov;
+	o->mh.msg_iovlen = 1;
+	o->mh.msg_control = o->u.buf;
+	o->mh.msg_controllen = sizeof(o->u.buf);
+}
+
+doca_error_t swnic_shm_send_offer(int sock, int memfd, uint64_t deadline_ns)
+{
+	struct offer_msg o;
 	struct cmsghdr *cm;
 	ssize_t n;
 
-	put_be32(msg, SWNIC_SHM_MAGIC);
-	put_be32(msg + 4, SWNIC_SHM_DATA_CAP);
-	memset(&u, 0, sizeof(u));
-	cm = CMSG_FIRSTHDR(&mh);
+	offer_init(&o);
+	put_be32(o.bytes, SWNIC_SHM_MAGIC);
+	put_be32(o.bytes + 4, SWNIC_SHM_DATA_CAP);
+	cm = CMSG_FIRSTHDR(&o.mh);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(cm), &memfd, sizeof(int));
 	for (;;) {
-		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
-		if (n == (ssize_t)sizeof(msg))
+		n = sendmsg(sock, &o.mh, MSG_NOSIGNAL);
+		if (n == (ssize_t)sizeof(o.bytes))
 			return DOCA_SUCCESS;
 		if (n >= 0)
 			return DOCA_ERROR_CONNECTION_RESET; /* 8 bytes on a fresh stream socket go whole */
@@ -180,25 +196,15 @@ doca_error_t swnic_shm_send_offer(int sock, int memfd, uint64_t deadline_ns)
 
 doca_error_t swnic_shm_recv_offer(int sock, uint64_t deadline_ns, int *memfd, char *why, size_t cap)
 {
-	uint8_t msg[8];
-	struct iovec iov = {.iov_base = msg, .iov_len = sizeof(msg)};
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr mh;
+	struct offer_msg o;
 	struct cmsghdr *cm;
 	ssize_t n;
 	int fd = -1;
 
 	*memfd = -1;
 	for (;;) {
-		memset(&mh, 0, sizeof(mh));
-		mh.msg_iov = &iov;
-		mh.msg_iovlen = 1;
-		mh.msg_control = u.buf;
-		mh.msg_controllen = sizeof(u.buf);
-		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+		offer_init(&o);
+		n = recvmsg(sock, &o.mh, MSG_CMSG_CLOEXEC);
 		if (n >= 0)
 			break;
 		if (errno == EINTR)
@@ -212,7 +218,7 @@ doca_error_t swnic_shm_recv_offer(int sock, uint64_t deadline_ns, int *memfd, ch
 			return DOCA_ERROR_TIME_OUT;
 		}
 	}
-	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
+	for (cm = CMSG_FIRSTHDR(&o.mh); cm != NULL; cm = CMSG_NXTHDR(&o.mh, cm)) {
 		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS && cm->cmsg_len == CMSG_LEN(sizeof(int)))
 			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
 		else if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
@@ -227,8 +233,8 @@ doca_error_t swnic_shm_recv_offer(int sock, uint64_t deadline_ns, int *memfd, ch
 			}
 		}
 	}
-	if (n != (ssize_t)sizeof(msg) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0 || fd < 0 ||
-	    get_be32(msg) != SWNIC_SHM_MAGIC || get_be32(msg + 4) != SWNIC_SHM_DATA_CAP) {
+	if (n != (ssize_t)sizeof(o.bytes) || (o.mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0 || fd < 0 ||
+	    get_be32(o.bytes) != SWNIC_SHM_MAGIC || get_be32(o.bytes + 4) != SWNIC_SHM_DATA_CAP) {
 		if (fd >= 0)
 			close(fd);
 		snprintf(why, cap, "malformed channel offer (%zd bytes%s)", n, fd < 0 ? ", no descriptor" : "");

@@ -50,6 +50,16 @@ void ffx_destroy(struct ffx *x);
  */
 void ffx_sync(struct ffx *x);
 
+/* Fails the test unless region[from .. to) all hold fill (after ffx_sync). */
+void ffx_check_region(struct ffx *x, size_t from, size_t to, uint8_t fill);
+
+/*
+ * Six requests from a to b, each checked where it lands: a 100-byte WRITE, its READ back,
+ * FA and CS on a word, a WRITE with a bad rkey (a NAK verdict, nothing written, refused
+ * from its header so b's responder never sees it) and a zero-length WRITE.
+ */
+void ffx_write_read_atomics(struct ffx *a, struct ffx *b, uint64_t timeout_ns);
+
 /* A request with the fixture's defaults: dst_qpn 0x200, src_qpn 0x201, rkey FFX_RKEY. */
 struct swnic_req ffx_req(uint8_t op, uint64_t raddr, uint32_t len);
 

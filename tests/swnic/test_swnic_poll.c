@@ -10,14 +10,28 @@
 
 #include "swnic/swnic_poll.h"
 
-static void default_is_adaptive_50us(void **state)
+/* Reads the knobs as set to mode and spin_us (NULL: unset). */
+static struct swnic_poll_cfg read_with(const char *mode, const char *spin_us)
 {
 	struct swnic_poll_cfg c;
 
-	(void)state;
-	unsetenv(SWNIC_ENV_POLL);
-	unsetenv(SWNIC_ENV_POLL_SPIN_US);
+	if (mode != NULL)
+		setenv(SWNIC_ENV_POLL, mode, 1);
+	else
+		unsetenv(SWNIC_ENV_POLL);
+	if (spin_us != NULL)
+		setenv(SWNIC_ENV_POLL_SPIN_US, spin_us, 1);
+	else
+		unsetenv(SWNIC_ENV_POLL_SPIN_US);
 	swnic_poll_cfg_read(&c);
+	return c;
+}
+
+static void default_is_adaptive_50us(void **state)
+{
+	struct swnic_poll_cfg c = read_with(NULL, NULL);
+
+	(void)state;
 	assert_int_equal(c.mode, SWNIC_POLL_ADAPTIVE);
 	assert_int_equal(c.spin_ns, 50000);
 	assert_int_equal(swnic_poll_idle_step(&c, 0), SWNIC_IDLE_SPIN);
@@ -27,45 +41,34 @@ static void default_is_adaptive_50us(void **state)
 
 static void sleep_mode_skips_the_yield_phase(void **state)
 {
-	struct swnic_poll_cfg c;
+	struct swnic_poll_cfg c = read_with("sleep", "5");
 
 	(void)state;
-	setenv(SWNIC_ENV_POLL, "sleep", 1);
-	setenv(SWNIC_ENV_POLL_SPIN_US, "5", 1);
-	swnic_poll_cfg_read(&c);
 	assert_int_equal(c.mode, SWNIC_POLL_SLEEP);
 	assert_int_equal(c.spin_ns, 5000);
 	assert_int_equal(swnic_poll_idle_step(&c, 4000), SWNIC_IDLE_SPIN);
 	assert_int_equal(swnic_poll_idle_step(&c, 6000), SWNIC_IDLE_SLEEP);
-	setenv(SWNIC_ENV_POLL_SPIN_US, "0", 1);
-	swnic_poll_cfg_read(&c);
+	c = read_with("sleep", "0");
 	assert_int_equal(swnic_poll_idle_step(&c, 0), SWNIC_IDLE_SLEEP);
 }
 
 static void spin_mode_never_sleeps(void **state)
 {
-	struct swnic_poll_cfg c;
+	struct swnic_poll_cfg c = read_with("spin", NULL);
 
 	(void)state;
-	setenv(SWNIC_ENV_POLL, "spin", 1);
-	unsetenv(SWNIC_ENV_POLL_SPIN_US);
-	swnic_poll_cfg_read(&c);
 	assert_int_equal(c.mode, SWNIC_POLL_SPIN);
 	assert_int_equal(swnic_poll_idle_step(&c, 10ull * 1000000000ull), SWNIC_IDLE_SPIN);
 }
 
 static void bad_values_fall_back_to_defaults(void **state)
 {
-	struct swnic_poll_cfg c;
+	struct swnic_poll_cfg c = read_with("busy", "-1");
 
 	(void)state;
-	setenv(SWNIC_ENV_POLL, "busy", 1);
-	setenv(SWNIC_ENV_POLL_SPIN_US, "-1", 1);
-	swnic_poll_cfg_read(&c);
 	assert_int_equal(c.mode, SWNIC_POLL_ADAPTIVE);
 	assert_int_equal(c.spin_ns, 50000);
-	unsetenv(SWNIC_ENV_POLL);
-	unsetenv(SWNIC_ENV_POLL_SPIN_US);
+	(void)read_with(NULL, NULL);
 }
 
 /* Woken waiters on a small machine sleep at once by default; any explicit setting wins. */
