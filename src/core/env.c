@@ -44,3 +44,20 @@ doca_error_t ogda_env_get_bool(const char *name, bool def, bool *out)
 	}
 	return DOCA_ERROR_INVALID_VALUE;
 }
+
+doca_error_t ogda_env_get_word(const char *name, const char *const *words, unsigned n, unsigned def, unsigned *out)
+{
+	const char *s = getenv(name);
+	unsigned i;
+
+	*out = def;
+	if (s == NULL || *s == '\0')
+		return DOCA_SUCCESS;
+	for (i = 0; i < n; i++) {
+		if (words[i] != NULL && strcasecmp(s, words[i]) == 0) {
+			*out = i;
+			return DOCA_SUCCESS;
+		}
+	}
+	return DOCA_ERROR_INVALID_VALUE;
+}

@@ -17,4 +17,10 @@ doca_error_t ogda_env_get_long(const char *name, long min, long max, long def, l
 /* Reads a boolean: 1/0, yes/no, true/false, on/off (any case). Same contract as above. */
 doca_error_t ogda_env_get_bool(const char *name, bool def, bool *out);
 
+/*
+ * Reads a word out of words[0 .. n): *out = its index (exact, any case). Unset or empty:
+ * *out = def, DOCA_SUCCESS; any other word: *out = def, DOCA_ERROR_INVALID_VALUE.
+ */
+doca_error_t ogda_env_get_word(const char *name, const char *const *words, unsigned n, unsigned def, unsigned *out);
+
 #endif /* OGDA_CORE_ENV_H_ */

@@ -14,8 +14,9 @@
  *
  * Threads: OPENGDA_SWNIC_ENGINE_THREADS (default 1), QPs assigned round-robin. Each pass
  * visits every QP of the thread; a QP whose WQE waits (WAIT, RNR / retry timer) does not
- * hold up the others. Idle polling (OPENGDA_SWNIC_POLL): "adaptive" (default) spins for a
- * while, then yields, then sleeps with a backoff up to 1 ms; "spin" never gives up the CPU.
+ * hold up the others. Idle polling follows swnic_poll.h (OPENGDA_SWNIC_POLL): "adaptive"
+ * (default) spins for a while, then yields, then sleeps with a backoff up to 1 ms; "sleep"
+ * skips the yield phase; "spin" never gives up the CPU.
  *
  * States: RTS executes; INIT / RTR / SQD record rings but execute nothing (as hardware);
  * ERR completes everything outstanding, and everything rung later, with WR_FLUSH_ERR; RST
@@ -48,10 +49,6 @@ static const uint32_t db_offset[DB_SLOTS] = {SWNIC_UAR_DB_OFFSET, SWNIC_UAR_DB_O
 					     SWNIC_UAR_DBR_LESS_OFFSET};
 
 #define WQE_BATCH 64u                       /* WQEs per QP per pass: keeps QPs of a thread fair */
-#define IDLE_SPIN_NS 50000ull               /* adaptive: spin this long after the last work */
-#define IDLE_YIELD_NS 2000000ull            /* then sched_yield until this long */
-#define IDLE_SLEEP_MIN_NS 10000ull          /* then sleep, doubling from this */
-#define IDLE_SLEEP_MAX_NS 1000000ull        /* up to this */
 
 /* Values captured when the queue is rewound (attach, RST), applied by the owning thread. */
 struct rewind {
@@ -90,14 +87,6 @@ struct swnic_engine {
 	atomic_uint next_thread;
 };
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield" ::: "memory");
-#endif
-}
 
 static uint64_t load_db(const struct swnic_qp *qp, uint32_t slot)
 {
@@ -361,12 +350,13 @@ static void *engine_thread_main(void *arg)
 {
 	struct engine_thread *t = arg;
 	struct swnic_engine *engine = t->engine;
-	uint64_t idle_since = 0, sleep_ns = IDLE_SLEEP_MIN_NS, seen_kicks;
+	uint64_t idle_since = 0, sleep_ns = SWNIC_POLL_SLEEP_MIN_NS, seen_kicks;
 
 	pthread_mutex_lock(&t->lock);
 	seen_kicks = t->kicks;
 	while (!t->stop) {
 		uint64_t wake_ns = UINT64_MAX, now;
+		enum swnic_idle_step step;
 		bool progress = false;
 		uint32_t i;
 
@@ -395,17 +385,18 @@ static void *engine_thread_main(void *arg)
 		if (progress || t->kicks != seen_kicks) {
 			seen_kicks = t->kicks;
 			idle_since = 0;
-			sleep_ns = IDLE_SLEEP_MIN_NS;
+			sleep_ns = SWNIC_POLL_SLEEP_MIN_NS;
 			continue;
 		}
 		now = swnic_now_ns();
 		if (idle_since == 0)
 			idle_since = now;
-		if (engine->cfg.spin || now - idle_since < IDLE_SPIN_NS) {
+		step = swnic_poll_idle_step(&engine->cfg.poll, now - idle_since);
+		if (step == SWNIC_IDLE_SPIN) {
 			pthread_mutex_unlock(&t->lock);
-			cpu_relax();
+			swnic_cpu_relax();
 			pthread_mutex_lock(&t->lock);
-		} else if (now - idle_since < IDLE_YIELD_NS) {
+		} else if (step == SWNIC_IDLE_YIELD) {
 			pthread_mutex_unlock(&t->lock);
 			sched_yield();
 			pthread_mutex_lock(&t->lock);
@@ -419,8 +410,8 @@ static void *engine_thread_main(void *arg)
 				timespec_after(&ts, d);
 				(void)pthread_cond_timedwait(&t->cond, &t->lock, &ts);
 			}
-			if (sleep_ns < IDLE_SLEEP_MAX_NS)
-				sleep_ns = sleep_ns * 2u > IDLE_SLEEP_MAX_NS ? IDLE_SLEEP_MAX_NS : sleep_ns * 2u;
+			if (sleep_ns < SWNIC_POLL_SLEEP_MAX_NS)
+				sleep_ns = sleep_ns * 2u > SWNIC_POLL_SLEEP_MAX_NS ? SWNIC_POLL_SLEEP_MAX_NS : sleep_ns * 2u;
 		}
 	}
 	pthread_mutex_unlock(&t->lock);
@@ -430,7 +421,6 @@ static void *engine_thread_main(void *arg)
 /* The knobs of docs/swnic.md; a bad value logs and falls back to the default. */
 static void read_cfg(struct swnic_engine_cfg *cfg)
 {
-	const char *poll = getenv(SWNIC_ENV_POLL); /* a word, which src/core/env.h does not parse */
 	long v;
 
 	if (ogda_env_get_long(SWNIC_ENV_ENGINE_THREADS, 1, SWNIC_ENGINE_THREADS_MAX, 1, &v) != DOCA_SUCCESS)
@@ -443,13 +433,7 @@ static void read_cfg(struct swnic_engine_cfg *cfg)
 	if (ogda_env_get_long(SWNIC_ENV_RNR_MAX_MS, 1, 3600000, 2000, &v) != DOCA_SUCCESS)
 		OGDA_LOG_ERR("%s must be 1..3600000 ms (RNR budget for rnr_retry 7); using 2000", SWNIC_ENV_RNR_MAX_MS);
 	cfg->rnr_max_ns = (uint64_t)v * 1000000ull;
-	cfg->spin = false;
-	if (poll != NULL && poll[0] != '\0') {
-		if (strcmp(poll, "spin") == 0)
-			cfg->spin = true;
-		else if (strcmp(poll, "adaptive") != 0)
-			OGDA_LOG_ERR("%s=%s: expected spin or adaptive; using adaptive", SWNIC_ENV_POLL, poll);
-	}
+	swnic_poll_cfg_read(&cfg->poll);
 }
 
 static void stop_threads(struct swnic_engine *engine, uint32_t n)
@@ -553,7 +537,7 @@ doca_error_t swnic_engine_create(struct swnic *nic, struct swnic_engine **engine
 		return rc;
 	}
 	OGDA_LOG_DBG("%s: engine with %u thread(s), %s polling, timeout clamp %llu ms, RNR budget %llu ms", nic->name,
-		     en->cfg.threads, en->cfg.spin ? "spin" : "adaptive",
+		     en->cfg.threads, swnic_poll_mode_name(en->cfg.poll.mode),
 		     (unsigned long long)(en->cfg.max_timeout_ns / 1000000ull),
 		     (unsigned long long)(en->cfg.rnr_max_ns / 1000000ull));
 	*engine = en;

@@ -13,6 +13,7 @@
 
 #include "prm/prm_wqe.h"
 #include "swnic/swnic.h"
+#include "swnic/swnic_poll.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -20,7 +21,6 @@
 
 /* Environment knobs (docs/swnic.md). */
 #define SWNIC_ENV_ENGINE_THREADS "OPENGDA_SWNIC_ENGINE_THREADS"
-#define SWNIC_ENV_POLL "OPENGDA_SWNIC_POLL"
 #define SWNIC_ENV_MAX_TIMEOUT_MS "OPENGDA_SWNIC_MAX_TIMEOUT_MS"
 #define SWNIC_ENV_RNR_MAX_MS "OPENGDA_SWNIC_RNR_MAX_MS"
 
@@ -31,7 +31,7 @@
 /* Engine settings, read from the environment when the engine is created. */
 struct swnic_engine_cfg {
 	uint32_t threads;        /* engine threads; QPs are assigned round-robin */
-	bool spin;               /* OPENGDA_SWNIC_POLL=spin: never yield or sleep */
+	struct swnic_poll_cfg poll; /* OPENGDA_SWNIC_POLL, OPENGDA_SWNIC_POLL_SPIN_US */
 	uint64_t max_timeout_ns; /* upper clamp of the per-attempt transport timeout */
 	uint64_t rnr_max_ns;     /* total RNR budget when rnr_retry = 7 ("infinite") */
 };

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The fabric: an endpoint per NIC instance (a TCP listener whose address the GID carries)
- * and delivery of requests to the NIC a GID names, directly when it lives in this process.
+ * The fabric: an endpoint per NIC instance (a TCP listener whose address the GID carries,
+ * and a Unix listener of the same name for peers on this host) and delivery of requests to
+ * the NIC a GID names: directly when it lives in this process, through shared memory when it
+ * lives on this host (swnic_fabric_shm.h), over TCP otherwise.
  */
 #include "swnic/swnic_fabric_priv.h"
 
 #include "core/env.h"
 #include "core/log.h"
 #include "swnic/swnic_fabric_frame.h"
+#include "swnic/swnic_fabric_shm.h"
+#include "swnic/swnic_sock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define SWNIC_ADDR_ENV "OPENGDA_SWNIC_ADDR"
@@ -130,6 +135,31 @@ static doca_error_t open_listener(struct swnic_fabric *f, uint32_t ipv4, uint16_
 	return DOCA_SUCCESS;
 }
 
+/*
+ * The shared-memory fabric's Unix listener (swnic_fabric_shm.h), named after the TCP
+ * endpoint. Without one (OPENGDA_SWNIC_SHM=0, or the name is taken) peers on this host use TCP.
+ */
+static void open_unix_listener(struct swnic_fabric *f)
+{
+	struct sockaddr_un sa;
+	socklen_t slen;
+	char where[40];
+
+	if (!f->shm)
+		return;
+	swnic_sock_unix_name(&f->ep, &sa, &slen);
+	f->unix_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (f->unix_fd >= 0 && bind(f->unix_fd, (const struct sockaddr *)&sa, slen) == 0 &&
+	    listen(f->unix_fd, SWNIC_LISTEN_BACKLOG) == 0)
+		return;
+	swnic_endpoint_format(&f->ep, where, sizeof(where));
+	OGDA_LOG_WARN("%s: no shared-memory endpoint for %s (%s): peers on this host will use TCP", f->nic->name,
+		      where, strerror(errno));
+	if (f->unix_fd >= 0)
+		close(f->unix_fd);
+	f->unix_fd = -1;
+}
+
 /* The serving deadlines (docs/swnic.md §4); a bad value logs and falls back to the default. */
 static void read_deadlines(struct swnic_fabric *f)
 {
@@ -177,6 +207,8 @@ static void fabric_free(struct swnic_fabric *f)
 	}
 	if (f->listen_fd >= 0)
 		close(f->listen_fd);
+	if (f->unix_fd >= 0)
+		close(f->unix_fd);
 	if (f->wake_pipe[0] >= 0)
 		close(f->wake_pipe[0]);
 	if (f->wake_pipe[1] >= 0)
@@ -225,9 +257,12 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 	}
 	f->nic = nic;
 	f->listen_fd = -1;
+	f->unix_fd = -1;
 	f->wake_pipe[0] = f->wake_pipe[1] = -1;
 	f->max_msg = max_msg_of(nic);
 	read_deadlines(f);
+	swnic_poll_cfg_read_woken(&f->poll);
+	f->shm = swnic_shm_enabled();
 	if (opts != NULL) {
 		f->responder = opts->responder;
 		f->responder_ctx = opts->responder_ctx;
@@ -244,6 +279,7 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 	if (err != DOCA_SUCCESS)
 		goto fail;
 	f->ep.nic_index = (uint16_t)nic->index;
+	open_unix_listener(f);
 	if (pipe(f->wake_pipe) < 0 || fcntl(f->wake_pipe[0], F_SETFD, FD_CLOEXEC) < 0 ||
 	    fcntl(f->wake_pipe[1], F_SETFD, FD_CLOEXEC) < 0) {
 		OGDA_LOG_ERR("%s: fabric pipe(): %s", nic->name, strerror(errno));
@@ -255,7 +291,8 @@ doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabr
 		goto fail;
 	swnic_gid_encode(&f->ep, gid);
 	swnic_endpoint_format(&f->ep, where, sizeof(where));
-	OGDA_LOG_INFO("%s: fabric endpoint %s%s", nic->name, where,
+	OGDA_LOG_INFO("%s: fabric endpoint %s%s%s", nic->name, where,
+		      f->unix_fd >= 0 ? " (peers on this host: shared memory)" : "",
 		      f->secret_len > 0 ? ", connections authenticated with the shared secret" : "");
 	*fabric = f;
 	return DOCA_SUCCESS;
@@ -314,6 +351,9 @@ doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fa
 	s->direct_deliveries = atomic_load(&fabric->stats.direct_deliveries);
 	s->tcp_deliveries = atomic_load(&fabric->stats.tcp_deliveries);
 	s->tcp_failures = atomic_load(&fabric->stats.tcp_failures);
+	s->shm_channels_opened = atomic_load(&fabric->stats.shm_channels_opened);
+	s->shm_deliveries = atomic_load(&fabric->stats.shm_deliveries);
+	s->shm_fallbacks = atomic_load(&fabric->stats.shm_fallbacks);
 	return DOCA_SUCCESS;
 }
 

@@ -74,7 +74,11 @@ struct swnic_fabric_stats {
 	uint64_t conns_opened;     /* outgoing connections */
 	uint64_t direct_deliveries;/* requests to an instance of this process */
 	uint64_t tcp_deliveries;   /* requests answered over TCP */
-	uint64_t tcp_failures;     /* requests that ended in NOT_CONNECTED / CONNECTION_RESET / TIME_OUT */
+	uint64_t tcp_failures;     /* requests that ended in NOT_CONNECTED / CONNECTION_RESET / TIME_OUT
+				      (over TCP or shared memory) */
+	uint64_t shm_channels_opened; /* outgoing shared-memory channels (same-host peers) */
+	uint64_t shm_deliveries;   /* requests answered through shared memory */
+	uint64_t shm_fallbacks;    /* new outgoing connections that took TCP: no channel could be opened */
 };
 
 /* swnic_fabric_create with options; opts may be NULL. */

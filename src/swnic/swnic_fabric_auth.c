@@ -105,10 +105,11 @@ bool swnic_fabric_auth_server(struct swnic_server_conn *sc)
 	if (send_frame(sc->fd, buf, SWNIC_FRAME_HELLO_HDR_LEN, sc->handshake_deadline) != DOCA_SUCCESS)
 		return false;
 	if (ours.secret != theirs.secret) {
-		atomic_fetch_add(&f->stats.auth_failures, 1);
+		/* Logged before it is counted: whoever waits on the count finds the line written. */
 		OGDA_LOG_ERR("%s: fabric: %s %s; closing the connection", f->nic->name, sc->peer,
 			     ours.secret ? "has no OPENGDA_SWNIC_SECRET, which this NIC requires"
 					 : "authenticates with OPENGDA_SWNIC_SECRET, which this NIC does not have");
+		atomic_fetch_add(&f->stats.auth_failures, 1);
 		return false;
 	}
 	if (!ours.secret)
@@ -126,9 +127,9 @@ bool swnic_fabric_auth_server(struct swnic_server_conn *sc)
 		}
 	}
 	if (err != DOCA_SUCCESS) {
-		atomic_fetch_add(&f->stats.auth_failures, 1);
 		OGDA_LOG_ERR("%s: fabric: %s failed authentication (%s; a different OPENGDA_SWNIC_SECRET?); closing the connection",
 			     f->nic->name, sc->peer, why);
+		atomic_fetch_add(&f->stats.auth_failures, 1);
 		return false;
 	}
 	/* Proven to hold the secret: a peer, whatever it asks for next. */

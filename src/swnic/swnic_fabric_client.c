@@ -18,6 +18,7 @@
 
 #include "core/log.h"
 #include "swnic/swnic_fabric_frame.h"
+#include "swnic/swnic_fabric_shm.h"
 #include "swnic/swnic_sock.h"
 
 #include <poll.h>
@@ -52,6 +53,17 @@ static void unlink_conn(struct swnic_fabric *f, struct swnic_client_conn *c)
 	}
 }
 
+static void conn_free(struct swnic_client_conn *c)
+{
+	if (c->map != NULL) {
+		swnic_shm_unmap(c->map);
+		free(c->map);
+	}
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+}
+
 static void conn_release(struct swnic_fabric *f, struct swnic_client_conn *c, bool reusable)
 {
 	struct swnic_client_conn *o;
@@ -59,21 +71,41 @@ static void conn_release(struct swnic_fabric *f, struct swnic_client_conn *c, bo
 
 	pthread_mutex_lock(&f->client_lock);
 	for (o = f->client_conns; o != NULL; o = o->next) {
-		if (!o->busy && same_endpoint(&o->ep, &c->ep))
+		if (!o->busy && o->shm == c->shm && same_endpoint(&o->ep, &c->ep))
 			idle++;
 	}
 	c->busy = false;
 	if (!reusable || f->closing || idle >= SWNIC_FABRIC_MAX_IDLE_PER_PEER) {
 		unlink_conn(f, c);
-		if (c->fd >= 0)
-			close(c->fd);
-		free(c);
+		conn_free(c);
 	}
 	pthread_mutex_unlock(&f->client_lock);
 }
 
+/*
+ * A channel's or connection's first steps: connect (TCP, or the Unix socket of ep's
+ * shared-memory fabric), the handshake, and for shm the channel's offer.
+ */
+static doca_error_t conn_open(struct swnic_client_conn *c, uint64_t deadline, int *fd)
+{
+	doca_error_t err;
+
+	if (!c->shm)
+		return swnic_sock_connect(&c->ep, deadline, fd);
+	c->map = calloc(1, sizeof(*c->map));
+	if (c->map == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	c->map->memfd = -1;
+	err = swnic_sock_connect_unix(&c->ep, deadline, fd);
+	if (err != DOCA_SUCCESS) {
+		free(c->map);
+		c->map = NULL;
+	}
+	return err;
+}
+
 static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endpoint *ep, uint64_t deadline,
-				 struct swnic_client_conn **out)
+				 bool shm, struct swnic_client_conn **out)
 {
 	struct swnic_client_conn *c, *next, *fresh;
 	doca_error_t err;
@@ -94,12 +126,11 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 	}
 	for (c = f->client_conns; c != NULL; c = next) {
 		next = c->next;
-		if (c->busy || !same_endpoint(&c->ep, ep))
+		if (c->busy || c->shm != shm || !same_endpoint(&c->ep, ep))
 			continue;
 		if (!idle_conn_alive(c->fd)) {
 			unlink_conn(f, c);
-			close(c->fd);
-			free(c);
+			conn_free(c);
 			continue;
 		}
 		c->busy = true;
@@ -111,11 +142,12 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 	fresh->ep = *ep;
 	fresh->fd = -1;
 	fresh->busy = true;
+	fresh->shm = shm;
 	fresh->next = f->client_conns;
 	f->client_conns = fresh;
 	pthread_mutex_unlock(&f->client_lock);
 
-	err = swnic_sock_connect(ep, deadline, &fd);
+	err = conn_open(fresh, deadline, &fd);
 	pthread_mutex_lock(&f->client_lock);
 	if (err == DOCA_SUCCESS && f->closing) {
 		close(fd);
@@ -126,21 +158,15 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 	pthread_mutex_unlock(&f->client_lock);
 	if (err == DOCA_SUCCESS)
 		err = swnic_fabric_auth_client(f, fd, ep, deadline);
+	if (err == DOCA_SUCCESS && shm)
+		err = swnic_fabric_shm_open(f, fd, deadline, fresh->map);
 	if (err != DOCA_SUCCESS) {
 		conn_release(f, fresh, false);
 		return err;
 	}
-	atomic_fetch_add(&f->stats.conns_opened, 1);
+	atomic_fetch_add(shm ? &f->stats.shm_channels_opened : &f->stats.conns_opened, 1);
 	*out = fresh;
 	return DOCA_SUCCESS;
-}
-
-/* How long the responder may take over a request of len bytes before it answers. */
-static uint64_t exec_budget_ns(uint64_t timeout_ns, uint32_t len)
-{
-	uint64_t exec = (uint64_t)len * 1000000000ull / SWNIC_FABRIC_EXEC_MIN_RATE;
-
-	return timeout_ns > UINT64_MAX - exec ? UINT64_MAX : timeout_ns + exec;
 }
 
 /*
@@ -174,7 +200,7 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 		return err;
 
 	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN,
-				  swnic_deadline_after(exec_budget_ns(timeout_ns, req->len)), NULL);
+				  swnic_deadline_after(swnic_fabric_exec_budget_ns(timeout_ns, req->len)), NULL);
 	if (err != DOCA_SUCCESS)
 		return sent_all ? err : DOCA_ERROR_CONNECTION_RESET;
 	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
@@ -215,15 +241,63 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	return DOCA_SUCCESS;
 }
 
+/* Whether ep's Unix socket failed lately: then TCP is taken without trying again. */
+static bool shm_refused(struct swnic_fabric *f, const struct swnic_endpoint *ep)
+{
+	uint64_t now = swnic_sock_now_ns();
+	bool refused = false;
+	unsigned i;
+
+	pthread_mutex_lock(&f->client_lock);
+	for (i = 0; i < SWNIC_FABRIC_SHM_REFUSED_SLOTS; i++) {
+		if (f->shm_refused[i].until_ns > now && same_endpoint(&f->shm_refused[i].ep, ep))
+			refused = true;
+	}
+	pthread_mutex_unlock(&f->client_lock);
+	return refused;
+}
+
+/*
+ * No channel to ep could be opened: the request goes over TCP, and so do the next ones for
+ * SWNIC_FABRIC_SHM_RETRY_NS. A peer on another host (its Unix socket does not exist here)
+ * is the expected case; anything else is worth a warning.
+ */
+static void shm_refuse(struct swnic_fabric *f, const struct swnic_endpoint *ep, doca_error_t why)
+{
+	uint64_t now = swnic_sock_now_ns();
+	unsigned i, slot = 0;
+	char where[40];
+
+	swnic_endpoint_format(ep, where, sizeof(where));
+	if (why == DOCA_ERROR_NOT_CONNECTED)
+		OGDA_LOG_INFO("%s: fabric: %s is not reachable through shared memory (not on this host, or "
+			      "%s=0 there); using TCP", f->nic->name, where, SWNIC_ENV_SHM);
+	else
+		OGDA_LOG_WARN("%s: fabric: no shared-memory channel to %s (%s); using TCP", f->nic->name, where,
+			      doca_error_get_name(why));
+	atomic_fetch_add(&f->stats.shm_fallbacks, 1);
+	pthread_mutex_lock(&f->client_lock);
+	for (i = 0; i < SWNIC_FABRIC_SHM_REFUSED_SLOTS; i++) {
+		if (same_endpoint(&f->shm_refused[i].ep, ep) || f->shm_refused[i].until_ns < f->shm_refused[slot].until_ns) {
+			slot = i;
+			if (same_endpoint(&f->shm_refused[i].ep, ep))
+				break;
+		}
+	}
+	f->shm_refused[slot].ep = *ep;
+	f->shm_refused[slot].until_ns = now + SWNIC_FABRIC_SHM_RETRY_NS;
+	pthread_mutex_unlock(&f->client_lock);
+}
+
 doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct swnic_endpoint *ep,
 					 const struct swnic_req *req, struct swnic_resp *resp, void *read_buf,
 					 uint64_t timeout_ns)
 {
 	uint64_t deadline = swnic_deadline_after(timeout_ns);
 	struct swnic_client_conn *c;
-	bool reusable = false;
+	bool reusable = false, via_shm = false;
 	char where[40];
-	doca_error_t err;
+	doca_error_t err = DOCA_SUCCESS;
 
 	/* Counted in client_busy from here to the end: destroy frees f only after the last
 	 * requester has left, so nothing below may touch f after the final decrement. */
@@ -236,10 +310,22 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct sw
 	f->client_busy++;
 	pthread_mutex_unlock(&f->client_lock);
 
-	err = conn_acquire(f, ep, deadline, &c);
-	if (err == DOCA_SUCCESS) {
-		err = exchange(f, c, req, resp, read_buf, timeout_ns, &reusable);
-		conn_release(f, c, err == DOCA_SUCCESS && reusable);
+	if (f->shm && swnic_shm_fits(req) && !shm_refused(f, ep)) {
+		err = conn_acquire(f, ep, deadline, true, &c);
+		if (err == DOCA_SUCCESS) {
+			via_shm = true;
+			err = swnic_fabric_shm_exchange(f, c, req, resp, read_buf, timeout_ns, &reusable);
+			conn_release(f, c, err == DOCA_SUCCESS && reusable);
+		} else {
+			shm_refuse(f, ep, err);
+		}
+	}
+	if (!via_shm) {
+		err = conn_acquire(f, ep, deadline, false, &c);
+		if (err == DOCA_SUCCESS) {
+			err = exchange(f, c, req, resp, read_buf, timeout_ns, &reusable);
+			conn_release(f, c, err == DOCA_SUCCESS && reusable);
+		}
 	}
 	if (err != DOCA_SUCCESS) {
 		memset(resp, 0, sizeof(*resp));
@@ -252,9 +338,9 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct sw
 		if (err != DOCA_ERROR_CONNECTION_RESET && err != DOCA_ERROR_TIME_OUT && err != DOCA_ERROR_INVALID_VALUE)
 			err = DOCA_ERROR_NOT_CONNECTED;
 	} else {
-		atomic_fetch_add(&f->stats.tcp_deliveries, 1);
-		OGDA_LOG_DBG("%s: op %u to QP 0x%x over TCP: status %u, read %u", f->nic->name, req->op,
-			     req->dst_qpn, resp->status, resp->read_len);
+		atomic_fetch_add(via_shm ? &f->stats.shm_deliveries : &f->stats.tcp_deliveries, 1);
+		OGDA_LOG_DBG("%s: op %u to QP 0x%x over %s: status %u, read %u", f->nic->name, req->op,
+			     req->dst_qpn, via_shm ? "shared memory" : "TCP", resp->status, resp->read_len);
 	}
 
 	pthread_mutex_lock(&f->client_lock);
@@ -279,8 +365,7 @@ void swnic_fabric_client_close_all(struct swnic_fabric *f)
 		pthread_cond_wait(&f->client_idle, &f->client_lock);
 	for (c = f->client_conns; c != NULL; c = next) {
 		next = c->next;
-		close(c->fd);
-		free(c);
+		conn_free(c);
 	}
 	f->client_conns = NULL;
 	pthread_mutex_unlock(&f->client_lock);

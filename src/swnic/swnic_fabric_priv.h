@@ -6,17 +6,26 @@
 #define OGDA_SWNIC_FABRIC_PRIV_H_
 
 #include "swnic/swnic_fabric.h"
+#include "swnic/swnic_poll.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#define SWNIC_FABRIC_SHM_REFUSED_SLOTS 8u
+#define SWNIC_FABRIC_SHM_RETRY_NS 1000000000ull /* a refused endpoint is tried again after this */
+
+struct swnic_shm_map;
+
 /* An outgoing connection: used by one requester at a time, then kept idle for the next. */
 struct swnic_client_conn {
 	struct swnic_client_conn *next;
 	struct swnic_endpoint ep;
-	int fd;
+	int fd;                    /* TCP, or for a shared-memory channel its Unix socket */
 	bool busy;
+	bool shm;                  /* a shared-memory channel (swnic_fabric_shm.h) */
+	unsigned seq;              /* shm: last request sequence number */
+	struct swnic_shm_map *map; /* shm: the mapped channel */
 };
 
 /* An incoming connection and the thread that serves it. */
@@ -24,6 +33,7 @@ struct swnic_server_conn {
 	struct swnic_server_conn *next;
 	struct swnic_fabric *fabric;
 	int fd;                    /* closed by whoever joins the thread, never by the thread */
+	bool unix_conn;            /* came in on the Unix socket: a shared-memory channel follows */
 	pthread_t thread;
 	atomic_bool done;
 	/* A request of this connection passed the responder's admission (an answer other than
@@ -47,8 +57,12 @@ struct swnic_fabric {
 	void *responder_ctx;
 	atomic_uint_fast64_t next_request_id;
 
+	struct swnic_poll_cfg poll;    /* how shared-memory channels wait (OPENGDA_SWNIC_POLL) */
+	bool shm;                      /* OPENGDA_SWNIC_SHM: same-host peers through shared memory */
+
 	/* server side */
 	int listen_fd;
+	int unix_fd;               /* the shared-memory fabric's Unix listener, -1 without one */
 	int wake_pipe[2];          /* written once by destroy: the listener stops */
 	pthread_t listener;
 	bool listener_started;
@@ -62,12 +76,18 @@ struct swnic_fabric {
 	struct swnic_client_conn *client_conns;
 	unsigned client_busy;        /* requesters inside swnic_fabric_client_deliver */
 	bool closing;
+	/* Endpoints whose Unix socket did not answer lately: no channel is tried before until_ns. */
+	struct {
+		struct swnic_endpoint ep;
+		uint64_t until_ns;
+	} shm_refused[SWNIC_FABRIC_SHM_REFUSED_SLOTS];
 
 	struct {
 		atomic_uint_fast64_t conns_accepted, conns_refused, conns_evicted, conns_timed_out;
 		atomic_uint_fast64_t frames_served, frames_rejected;
 		atomic_uint_fast64_t payload_buffered, payload_buffered_hwm, auth_failures;
 		atomic_uint_fast64_t conns_opened, direct_deliveries, tcp_deliveries, tcp_failures;
+		atomic_uint_fast64_t shm_channels_opened, shm_deliveries, shm_fallbacks;
 	} stats;
 };
 
@@ -78,6 +98,17 @@ struct swnic_fabric {
  */
 void swnic_fabric_respond(struct swnic *nic, struct swnic_fabric *fabric, const struct swnic_req *req,
 			  struct swnic_resp *resp, void *read_buf);
+
+/* The responder's verdict on a request from its header; a failed or nonsensical check refuses it. */
+void swnic_fabric_check_header(struct swnic_fabric *f, const struct swnic_req *req, struct swnic_req_verdict *v);
+
+/* How long the responder may take over a request of len bytes before it answers. */
+static inline uint64_t swnic_fabric_exec_budget_ns(uint64_t timeout_ns, uint32_t len)
+{
+	uint64_t exec = (uint64_t)len * 1000000000ull / SWNIC_FABRIC_EXEC_MIN_RATE;
+
+	return timeout_ns > UINT64_MAX - exec ? UINT64_MAX : timeout_ns + exec;
+}
 
 /* swnic_fabric_server.c: listener + one thread per incoming connection. */
 doca_error_t swnic_fabric_server_start(struct swnic_fabric *fabric);

@@ -26,6 +26,7 @@
 
 #include "core/log.h"
 #include "swnic/swnic_fabric_frame.h"
+#include "swnic/swnic_fabric_shm.h"
 #include "swnic/swnic_sock.h"
 
 #include <stdio.h>
@@ -209,8 +210,7 @@ static bool read_request(struct swnic_server_conn *sc, struct swnic_frame_prefix
 	return true;
 }
 
-/* The responder's verdict on a request from its header; a failed or nonsensical check refuses it. */
-static void check_header(struct swnic_fabric *f, const struct swnic_req *req, struct swnic_req_verdict *v)
+void swnic_fabric_check_header(struct swnic_fabric *f, const struct swnic_req *req, struct swnic_req_verdict *v)
 {
 	doca_error_t err;
 
@@ -356,7 +356,7 @@ static bool serve_one(struct swnic_server_conn *sc, struct conn_buffers *b)
 	if (!read_request(sc, &prefix, &req))
 		return false;
 	if (prefix.payload_len > 0) {
-		check_header(f, &req, &verdict);
+		swnic_fabric_check_header(f, &req, &verdict);
 		if (verdict.status != SWNIC_RESP_ACK)
 			return refuse(sc, b, &prefix, verdict.status);
 		atomic_store(&sc->trusted, true);
@@ -399,8 +399,11 @@ void *swnic_fabric_serve_conn(void *arg)
 	struct conn_buffers b = {NULL, 0};
 
 	if (swnic_fabric_auth_server(sc)) {
-		while (serve_one(sc, &b))
-			;
+		if (sc->unix_conn)
+			swnic_fabric_shm_serve(sc);
+		else
+			while (serve_one(sc, &b))
+				;
 	}
 	buf_resize(sc->fabric, &b, 0);
 	/* Wake up the peer now; the fd itself is closed by whoever joins this thread. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Responder side of the TCP fabric: a listener thread accepts connections and gives each
- * its own thread (swnic_fabric_serve.c). At most SWNIC_FABRIC_MAX_SERVER_CONNS are served
+ * Responder side of the fabric: a listener thread accepts connections (TCP, and Unix ones
+ * for shared-memory channels) and gives each its own thread (swnic_fabric_serve.c). At most SWNIC_FABRIC_MAX_SERVER_CONNS are served
  * at once; when full, the oldest connection that has not completed an exchange makes room,
  * so strangers that merely connect can never lock a peer out.
  */
+#define _GNU_SOURCE /* struct ucred, SO_PEERCRED */
 #include "swnic/swnic_fabric_priv.h"
 
 #include "core/log.h"
@@ -74,15 +75,35 @@ static bool evict_stranger(struct swnic_fabric *f, const char *for_whom)
 	return true;
 }
 
-static void accept_one(struct swnic_fabric *f)
+/* "local pid N" for a Unix connection (the kernel's word), else the TCP peer's address. */
+static void name_peer(struct swnic_server_conn *sc, const struct sockaddr_in *sa)
+{
+	char peer[INET_ADDRSTRLEN];
+
+	if (sc->unix_conn) {
+		struct ucred cred;
+		socklen_t clen = sizeof(cred);
+
+		if (getsockopt(sc->fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) == 0)
+			snprintf(sc->peer, sizeof(sc->peer), "local pid %d", (int)cred.pid);
+		else
+			snprintf(sc->peer, sizeof(sc->peer), "local process");
+		return;
+	}
+	if (inet_ntop(AF_INET, &sa->sin_addr, peer, sizeof(peer)) == NULL)
+		snprintf(peer, sizeof(peer), "?");
+	snprintf(sc->peer, sizeof(sc->peer), "%s:%u", peer, (unsigned)ntohs(sa->sin_port));
+}
+
+static void accept_one(struct swnic_fabric *f, int listen_fd, bool unix_conn)
 {
 	struct sockaddr_in sa;
 	socklen_t slen = sizeof(sa);
 	struct swnic_server_conn *sc;
-	char peer[INET_ADDRSTRLEN];
 	int fd;
 
-	fd = accept(f->listen_fd, (struct sockaddr *)&sa, &slen);
+	memset(&sa, 0, sizeof(sa));
+	fd = accept(listen_fd, unix_conn ? NULL : (struct sockaddr *)&sa, unix_conn ? NULL : &slen);
 	if (fd < 0) {
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED) {
 			struct timespec pause = {0, 10 * 1000 * 1000};
@@ -105,12 +126,11 @@ static void accept_one(struct swnic_fabric *f)
 	}
 	sc->fabric = f;
 	sc->fd = fd;
+	sc->unix_conn = unix_conn;
 	atomic_init(&sc->done, false);
 	atomic_init(&sc->trusted, false);
 	sc->handshake_deadline = swnic_deadline_after(f->handshake_timeout_ns);
-	if (inet_ntop(AF_INET, &sa.sin_addr, peer, sizeof(peer)) == NULL)
-		snprintf(peer, sizeof(peer), "?");
-	snprintf(sc->peer, sizeof(sc->peer), "%s:%u", peer, (unsigned)ntohs(sa.sin_port));
+	name_peer(sc, &sa);
 
 	pthread_mutex_lock(&f->server_lock);
 	if (f->server_count >= SWNIC_FABRIC_MAX_SERVER_CONNS && !evict_stranger(f, sc->peer)) {
@@ -146,12 +166,13 @@ static void *listen_loop(void *arg)
 	struct swnic_fabric *f = arg;
 
 	for (;;) {
-		struct pollfd pfd[2] = {
+		struct pollfd pfd[3] = {
 			{.fd = f->listen_fd, .events = POLLIN},
 			{.fd = f->wake_pipe[0], .events = POLLIN},
+			{.fd = f->unix_fd, .events = POLLIN}, /* -1 (ignored by poll) without shared memory */
 		};
 
-		if (poll(pfd, 2, -1) < 0) {
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			OGDA_LOG_ERR("%s: fabric listener poll: %s", f->nic->name, strerror(errno));
@@ -160,7 +181,9 @@ static void *listen_loop(void *arg)
 		if (pfd[1].revents != 0)
 			break;
 		if (pfd[0].revents != 0)
-			accept_one(f);
+			accept_one(f, f->listen_fd, false);
+		if (pfd[2].revents != 0)
+			accept_one(f, f->unix_fd, true);
 	}
 	return NULL;
 }

@@ -9,8 +9,11 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,28 +77,42 @@ static doca_error_t io_errno_to_doca(int e)
 doca_error_t swnic_sock_prepare(int fd)
 {
 	int one = 1;
+	int domain = AF_INET;
+	socklen_t dlen = sizeof(domain);
 	int flags = fcntl(fd, F_GETFL);
 
+	/* TCP_NODELAY is for TCP only; the shared-memory fabric's Unix sockets have no Nagle. */
+	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &dlen) < 0)
+		domain = AF_INET;
 	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 ||
-	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0) {
+	    (domain != AF_UNIX && setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) < 0)) {
 		OGDA_LOG_ERR("fabric: cannot configure socket %d: %s", fd, strerror(errno));
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
 	return DOCA_SUCCESS;
 }
 
-doca_error_t swnic_sock_connect(const struct swnic_endpoint *ep, uint64_t deadline_ns, int *fd_out)
+void swnic_sock_unix_name(const struct swnic_endpoint *ep, struct sockaddr_un *sa, socklen_t *len)
 {
-	struct sockaddr_in sa;
-	socklen_t slen = sizeof(int);
+	char where[40];
+	int n;
+
+	swnic_endpoint_format(ep, where, sizeof(where));
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	/* Abstract namespace (leading NUL): no file to clean up, reachable from this host only. */
+	n = snprintf(sa->sun_path + 1, sizeof(sa->sun_path) - 1, "opengda-swnic/%s", where);
+	*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+}
+
+static doca_error_t connect_addr(int family, const struct sockaddr *sa, socklen_t slen, uint64_t deadline_ns,
+				 int *fd_out)
+{
+	socklen_t elen = sizeof(int);
 	int soerr = 0;
 	int fd, rc;
 
-	if (ep == NULL || fd_out == NULL) {
-		OGDA_LOG_ERR("fabric: connect with NULL argument");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		OGDA_LOG_ERR("fabric: socket(): %s", strerror(errno));
 		return DOCA_ERROR_OPERATING_SYSTEM;
@@ -104,14 +121,11 @@ doca_error_t swnic_sock_connect(const struct swnic_endpoint *ep, uint64_t deadli
 		close(fd);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_port = htons(ep->port);
-	sa.sin_addr.s_addr = htonl(ep->ipv4);
 	do {
-		rc = connect(fd, (const struct sockaddr *)&sa, sizeof(sa));
+		rc = connect(fd, sa, slen);
 	} while (rc < 0 && errno == EINTR);
-	if (rc < 0 && errno != EINPROGRESS) {
+	/* A Unix socket whose backlog is full answers EAGAIN: as busy as a TCP SYN in flight. */
+	if (rc < 0 && errno != EINPROGRESS && !(family == AF_UNIX && errno == EAGAIN)) {
 		soerr = errno;
 		goto failed;
 	}
@@ -121,7 +135,7 @@ doca_error_t swnic_sock_connect(const struct swnic_endpoint *ep, uint64_t deadli
 			close(fd);
 			return DOCA_ERROR_TIME_OUT;
 		}
-		if (rc < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &slen) < 0)
+		if (rc < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &elen) < 0)
 			soerr = errno;
 		if (soerr != 0)
 			goto failed;
@@ -130,8 +144,36 @@ doca_error_t swnic_sock_connect(const struct swnic_endpoint *ep, uint64_t deadli
 	return DOCA_SUCCESS;
 failed:
 	close(fd);
-	OGDA_LOG_DBG("fabric: connect to port %u failed: %s", (unsigned)ep->port, strerror(soerr));
+	OGDA_LOG_DBG("fabric: connect failed: %s", strerror(soerr));
 	return soerr == ETIMEDOUT ? DOCA_ERROR_TIME_OUT : DOCA_ERROR_NOT_CONNECTED;
+}
+
+doca_error_t swnic_sock_connect(const struct swnic_endpoint *ep, uint64_t deadline_ns, int *fd_out)
+{
+	struct sockaddr_in sa;
+
+	if (ep == NULL || fd_out == NULL) {
+		OGDA_LOG_ERR("fabric: connect with NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons(ep->port);
+	sa.sin_addr.s_addr = htonl(ep->ipv4);
+	return connect_addr(AF_INET, (const struct sockaddr *)&sa, sizeof(sa), deadline_ns, fd_out);
+}
+
+doca_error_t swnic_sock_connect_unix(const struct swnic_endpoint *ep, uint64_t deadline_ns, int *fd_out)
+{
+	struct sockaddr_un sa;
+	socklen_t slen;
+
+	if (ep == NULL || fd_out == NULL) {
+		OGDA_LOG_ERR("fabric: connect with NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	swnic_sock_unix_name(ep, &sa, &slen);
+	return connect_addr(AF_UNIX, (const struct sockaddr *)&sa, slen, deadline_ns, fd_out);
 }
 
 /* Sends iov before deadline_ns; with idle_ns, every byte that moves pushes the deadline to now + idle_ns. */

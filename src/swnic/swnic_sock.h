@@ -16,7 +16,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 
 #define SWNIC_SOCK_NO_DEADLINE UINT64_MAX
 
@@ -27,6 +29,13 @@ uint64_t swnic_deadline_after(uint64_t timeout_ns);
 
 /* Connects to ep; *fd is a non-blocking TCP socket with TCP_NODELAY. */
 doca_error_t swnic_sock_connect(const struct swnic_endpoint *ep, uint64_t deadline_ns, int *fd);
+/*
+ * Connects to the Unix socket of ep's shared-memory fabric (swnic_sock_unix_name): only a
+ * NIC on this host (and network namespace) can be reached this way. Same errors as above.
+ */
+doca_error_t swnic_sock_connect_unix(const struct swnic_endpoint *ep, uint64_t deadline_ns, int *fd);
+/* The abstract Unix socket address "\0opengda-swnic/a.b.c.d:port" of ep. */
+void swnic_sock_unix_name(const struct swnic_endpoint *ep, struct sockaddr_un *sa, socklen_t *len);
 /* Sends every byte of iov (modified as it goes). Never raises SIGPIPE. */
 doca_error_t swnic_sock_send_all(int fd, struct iovec *iov, int iovcnt, uint64_t deadline_ns);
 /*
@@ -40,7 +49,7 @@ doca_error_t swnic_sock_recv_all(int fd, void *buf, size_t len, uint64_t deadlin
  */
 doca_error_t swnic_sock_send_all_idle(int fd, struct iovec *iov, int iovcnt, uint64_t idle_ns);
 doca_error_t swnic_sock_recv_all_idle(int fd, void *buf, size_t len, uint64_t idle_ns);
-/* Makes fd non-blocking, close-on-exec, TCP_NODELAY (for accepted sockets). */
+/* Makes fd non-blocking, close-on-exec, and TCP_NODELAY when it is TCP (for accepted sockets). */
 doca_error_t swnic_sock_prepare(int fd);
 
 #endif /* OGDA_SWNIC_SOCK_H_ */

@@ -82,6 +82,24 @@ static void bool_accepts_words_any_case(void **state)
 	assert_false(b);
 }
 
+static void word_picks_index_or_default(void **state)
+{
+	static const char *const words[] = {"adaptive", "spin", "sleep"};
+	unsigned w;
+
+	(void)state;
+	unsetenv(VAR);
+	assert_int_equal(ogda_env_get_word(VAR, words, 3, 0, &w), DOCA_SUCCESS);
+	assert_int_equal(w, 0);
+	setenv(VAR, "SLEEP", 1);
+	assert_int_equal(ogda_env_get_word(VAR, words, 3, 0, &w), DOCA_SUCCESS);
+	assert_int_equal(w, 2);
+	setenv(VAR, "spinning", 1);
+	assert_int_equal(ogda_env_get_word(VAR, words, 3, 1, &w), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(w, 1);
+	unsetenv(VAR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +107,7 @@ int main(void)
 		cmocka_unit_test(long_parses_decimal_hex_octal),
 		cmocka_unit_test(long_rejects_garbage_and_range),
 		cmocka_unit_test(bool_accepts_words_any_case),
+		cmocka_unit_test(word_picks_index_or_default),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include "fabric_fixture.h"
 
 #include "swnic/swnic_fabric_frame.h"
 #include "swnic/swnic_gid.h"
+#include "swnic/swnic_sock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -251,6 +259,111 @@ int ffx_connect_silent(const struct ffx *x)
 int ffx_connect_raw(const struct ffx *x)
 {
 	return hello(ffx_connect_silent(x));
+}
+
+int ffx_connect_unix_raw(const struct ffx *x)
+{
+	struct swnic_endpoint ep;
+	struct sockaddr_un sa;
+	socklen_t slen;
+	int fd;
+
+	if (swnic_fabric_get_endpoint(x->fabric, &ep) != DOCA_SUCCESS)
+		return -1;
+	swnic_sock_unix_name(&ep, &sa, &slen);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, slen) < 0) {
+		close(fd);
+		return -1;
+	}
+	return hello(fd);
+}
+
+void ffx_check_region(struct ffx *x, size_t from, size_t to, uint8_t fill)
+{
+	size_t i;
+
+	ffx_sync(x);
+	for (i = from; i < to; i++) {
+		if (x->region[i] != fill)
+			fail_msg("region byte %zu is 0x%02x, expected 0x%02x", i, x->region[i], fill);
+	}
+}
+
+void ffx_write_read_atomics(struct ffx *a, struct ffx *b, uint64_t timeout_ns)
+{
+	struct swnic_resp resp;
+	struct swnic_req req;
+	uint8_t data[100], back[100];
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 7 + 1);
+
+	req = ffx_req(SWNIC_REQ_WRITE, 16, sizeof(data));
+	req.payload = data;
+	assert_int_equal(swnic_fabric_deliver(&a->nic, b->gid, &req, &resp, NULL, timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	ffx_sync(b);
+	assert_memory_equal(b->region + 16, data, sizeof(data));
+	ffx_check_region(b, 0, 16, 0xee);
+	ffx_check_region(b, 116, 4096, 0xee);
+
+	memset(back, 0, sizeof(back));
+	req = ffx_req(SWNIC_REQ_READ, 16, sizeof(back));
+	assert_int_equal(swnic_fabric_deliver(&a->nic, b->gid, &req, &resp, back, timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_int_equal(resp.read_len, sizeof(back));
+	assert_memory_equal(back, data, sizeof(data));
+
+	v = 1000;
+	memcpy(b->region + 256, &v, 8);
+	ffx_sync(b);
+	req = ffx_req(SWNIC_REQ_ATOMIC_FA, 256, 8);
+	req.swap_add = 0x10;
+	assert_int_equal(swnic_fabric_deliver(&a->nic, b->gid, &req, &resp, NULL, timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	assert_true(resp.atomic_orig == 1000);
+	ffx_sync(b);
+	memcpy(&v, b->region + 256, 8);
+	assert_true(v == 1016);
+
+	req = ffx_req(SWNIC_REQ_ATOMIC_CS, 256, 8);
+	req.compare = 1016;
+	req.swap_add = 0xfeedfacecafebeefull;
+	assert_int_equal(swnic_fabric_deliver(&a->nic, b->gid, &req, &resp, NULL, timeout_ns), DOCA_SUCCESS);
+	assert_true(resp.atomic_orig == 1016);
+	ffx_sync(b);
+	memcpy(&v, b->region + 256, 8);
+	assert_true(v == 0xfeedfacecafebeefull);
+
+	/* a NAK travels back as a verdict, not a transport error, and writes nothing */
+	req = ffx_req(SWNIC_REQ_WRITE, 4096, sizeof(data));
+	req.payload = data;
+	req.rkey = FFX_RKEY + 1;
+	assert_int_equal(swnic_fabric_deliver(&a->nic, b->gid, &req, &resp, NULL, timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
+	ffx_check_region(b, 4096, 4096 + sizeof(data), 0xee);
+
+	/* zero-length write: a frame with no payload */
+	req = ffx_req(SWNIC_REQ_WRITE, 0, 0);
+	assert_int_equal(swnic_fabric_deliver(&a->nic, b->gid, &req, &resp, NULL, timeout_ns), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+}
+
+bool ffx_shm_expected(void)
+{
+	const char *s = getenv("OPENGDA_SWNIC_SHM");
+
+	return s == NULL || strcmp(s, "0") != 0;
+}
+
+uint64_t ffx_delivered(const struct swnic_fabric_stats *s)
+{
+	return ffx_shm_expected() ? s->shm_deliveries : s->tcp_deliveries;
 }
 
 int ffx_connect_gid(const uint8_t gid[16])

@@ -50,6 +50,16 @@ void ffx_destroy(struct ffx *x);
  */
 void ffx_sync(struct ffx *x);
 
+/* Fails the test unless region[from .. to) all hold fill (after ffx_sync). */
+void ffx_check_region(struct ffx *x, size_t from, size_t to, uint8_t fill);
+
+/*
+ * Six requests from a to b, each checked where it lands: a 100-byte WRITE, its READ back,
+ * FA and CS on a word, a WRITE with a bad rkey (a NAK verdict, nothing written, refused
+ * from its header so b's responder never sees it) and a zero-length WRITE.
+ */
+void ffx_write_read_atomics(struct ffx *a, struct ffx *b, uint64_t timeout_ns);
+
 /* A request with the fixture's defaults: dst_qpn 0x200, src_qpn 0x201, rkey FFX_RKEY. */
 struct swnic_req ffx_req(uint8_t op, uint64_t raddr, uint32_t len);
 
@@ -67,6 +77,12 @@ bool ffx_peer_closed(int fd, int timeout_ms);
  * without a shared secret): the next bytes sent are read as request frames.
  */
 int ffx_connect_raw(const struct ffx *x);
+/* The same on the fixture's shared-memory Unix socket: the next thing sent is a channel offer. */
+int ffx_connect_unix_raw(const struct ffx *x);
+/* Whether this test runs with peers of this host on shared memory (OPENGDA_SWNIC_SHM not 0). */
+bool ffx_shm_expected(void);
+/* Requests a requester got answered on the path this test expects (shared memory or TCP). */
+uint64_t ffx_delivered(const struct swnic_fabric_stats *s);
 /* The same to the fabric endpoint gid names; -1 on failure. */
 int ffx_connect_gid(const uint8_t gid[16]);
 /* A connected TCP socket to the fixture's endpoint that has sent nothing yet. */

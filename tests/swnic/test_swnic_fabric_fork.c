@@ -2,7 +2,9 @@
 /*
  * The fabric between two processes: a child with its own instance (fabric_fixture.h)
  * serves requests, or dies (SIGKILL) in the middle of one; the parent's requests land or
- * fail promptly with CONNECTION_RESET, never waiting for their timeout.
+ * fail promptly with CONNECTION_RESET, never waiting for their timeout. Registered twice:
+ * through shared memory (the default between processes of one host) and over TCP
+ * (OPENGDA_SWNIC_SHM=0).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -108,6 +110,14 @@ static void fork_requests_land_in_child(void **state)
 	req = ffx_req(SWNIC_REQ_READ, 2048, 8);
 	assert_int_equal(swnic_fabric_deliver(&a.nic, c.gid, &req, &resp, back, LONG_TIMEOUT_NS), DOCA_SUCCESS);
 	assert_true(memcmp(back, &(uint64_t){42}, 8) == 0);
+	/* all five on the path this run expects: shared memory (same host) or TCP (forced) */
+	{
+		struct swnic_fabric_stats st = ffx_stats(&a);
+
+		assert_true(ffx_delivered(&st) == 5);
+		assert_true(st.shm_deliveries + st.tcp_deliveries == 5);
+		assert_true(st.shm_channels_opened == (ffx_shm_expected() ? 1u : 0u));
+	}
 	ffx_destroy(&a);
 	status = child_end(&c);
 	assert_true(WIFEXITED(status));

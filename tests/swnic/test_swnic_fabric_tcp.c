@@ -34,81 +34,14 @@ static struct swnic_fabric_stats stats_of(struct ffx *x)
 	return s;
 }
 
-static void check_region(struct ffx *x, size_t from, size_t to, uint8_t fill)
-{
-	size_t i;
-
-	ffx_sync(x);
-	for (i = from; i < to; i++) {
-		if (x->region[i] != fill)
-			fail_msg("region byte %zu is 0x%02x, expected 0x%02x", i, x->region[i], fill);
-	}
-}
-
 static void tcp_write_read_atomics_land(void **state)
 {
 	struct ffx a, b;
-	struct swnic_resp resp;
-	struct swnic_req req;
-	uint8_t data[100], back[100];
-	uint64_t v;
-	size_t i;
 
 	(void)state;
 	assert_int_equal(ffx_create(&a, 0, 0), DOCA_SUCCESS);
 	assert_int_equal(ffx_create(&b, 1, 0), DOCA_SUCCESS);
-	for (i = 0; i < sizeof(data); i++)
-		data[i] = (uint8_t)(i * 7 + 1);
-
-	req = ffx_req(SWNIC_REQ_WRITE, 16, sizeof(data));
-	req.payload = data;
-	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
-	assert_int_equal(resp.status, SWNIC_RESP_ACK);
-	ffx_sync(&b);
-	assert_memory_equal(b.region + 16, data, sizeof(data));
-	check_region(&b, 0, 16, 0xee);
-	check_region(&b, 116, 4096, 0xee);
-
-	memset(back, 0, sizeof(back));
-	req = ffx_req(SWNIC_REQ_READ, 16, sizeof(back));
-	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, back, TIMEOUT_NS), DOCA_SUCCESS);
-	assert_int_equal(resp.status, SWNIC_RESP_ACK);
-	assert_int_equal(resp.read_len, sizeof(back));
-	assert_memory_equal(back, data, sizeof(data));
-
-	v = 1000;
-	memcpy(b.region + 256, &v, 8);
-	ffx_sync(&b);
-	req = ffx_req(SWNIC_REQ_ATOMIC_FA, 256, 8);
-	req.swap_add = 0x10;
-	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
-	assert_int_equal(resp.status, SWNIC_RESP_ACK);
-	assert_true(resp.atomic_orig == 1000);
-	ffx_sync(&b);
-	memcpy(&v, b.region + 256, 8);
-	assert_true(v == 1016);
-
-	req = ffx_req(SWNIC_REQ_ATOMIC_CS, 256, 8);
-	req.compare = 1016;
-	req.swap_add = 0xfeedfacecafebeefull;
-	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
-	assert_true(resp.atomic_orig == 1016);
-	ffx_sync(&b);
-	memcpy(&v, b.region + 256, 8);
-	assert_true(v == 0xfeedfacecafebeefull);
-
-	/* a NAK travels back as a verdict, not a transport error, and writes nothing */
-	req = ffx_req(SWNIC_REQ_WRITE, 4096, sizeof(data));
-	req.payload = data;
-	req.rkey = FFX_RKEY + 1;
-	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
-	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_ACCESS);
-	check_region(&b, 4096, 4096 + sizeof(data), 0xee);
-
-	/* zero-length write: a frame with no payload */
-	req = ffx_req(SWNIC_REQ_WRITE, 0, 0);
-	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
-	assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	ffx_write_read_atomics(&a, &b, TIMEOUT_NS);
 
 	/* every request above reused one connection, served by b over TCP */
 	assert_true(stats_of(&a).tcp_deliveries == 6);
@@ -143,8 +76,8 @@ static void tcp_large_write_and_read(void **state)
 	assert_int_equal(resp.status, SWNIC_RESP_ACK);
 	ffx_sync(&b);
 	assert_memory_equal(b.region + 8, data, len);
-	check_region(&b, 0, 8, 0xee);
-	check_region(&b, 8 + len, 8 + len + 64, 0xee);
+	ffx_check_region(&b, 0, 8, 0xee);
+	ffx_check_region(&b, 8 + len, 8 + len + 64, 0xee);
 	memset(back, 0, len);
 	req = ffx_req(SWNIC_REQ_READ, 8, len);
 	assert_int_equal(swnic_fabric_deliver(&a.nic, b.gid, &req, &resp, back, TIMEOUT_NS), DOCA_SUCCESS);
@@ -263,7 +196,7 @@ static void tcp_hostile_frames_close_without_executing(void **state)
 			fail_msg("case '%s': not counted as rejected", cases[i].name);
 	}
 	assert_int_equal(atomic_load(&b.calls), 0);
-	check_region(&b, 0, FFX_REGION_SIZE, 0xee);
+	ffx_check_region(&b, 0, FFX_REGION_SIZE, 0xee);
 	assert_true(stats_of(&b).frames_served == 0);
 
 	/* The same harness does see a valid frame executed and answered. */
@@ -282,7 +215,7 @@ static void tcp_hostile_frames_close_without_executing(void **state)
 		assert_int_equal(rbuf[23], 42); /* request id echoed */
 		close(fd);
 		assert_int_equal(atomic_load(&b.calls), 1);
-		check_region(&b, 0, 1000, 0x11);
+		ffx_check_region(&b, 0, 1000, 0x11);
 	}
 	ffx_destroy(&b);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * WQEs between two processes: the parent posts raw WQEs on a QP connected to a QP of a
- * forked child's own software NIC, so every request crosses the TCP fabric.
+ * forked child's own software NIC, so every request crosses the fabric between processes:
+ * shared memory (the default on one host) or TCP (OPENGDA_SWNIC_SHM=0; registered twice).
  *  - WRITE, READ, fetch-add and SEND land exactly (checked on both sides) with the CQEs
  *    hardware would give;
  *  - the child is killed in the middle of a stream of 1 MiB writes: the parent's QP
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "swnic_fixture.h"
+#include "swnic/swnic_fabric.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -119,6 +121,9 @@ static int child(int rd, int wr, int serve_checks)
 		ok &= s.mem[4096 + i] == (uint8_t)(i * 7u);
 	/* fetch-add on the word at 0: 40 + 2 */
 	ok &= *(uint64_t *)(void *)s.mem == 42u;
+	/* the WRITE past the end of the MR landed nothing */
+	for (i = MEM - 2048; i < MEM; i++)
+		ok &= s.mem[i] == 0;
 	xfer(wr, &ok, 1, 1);
 	fx_close(&s.f);
 	free(s.mem);
@@ -212,6 +217,32 @@ static void test_operations_across_processes(void **state)
 	fx_poll_ok(&s.cq, &c);
 	assert_int_equal(c.opcode, OPENGDA_MLX5_CQE_REQ);
 	assert_int_equal(c.wqe_opcode, OPENGDA_MLX5_OPCODE_SEND);
+
+	/* A WRITE that runs past the end of the child's MR: memory it did not register. The
+	 * responder refuses it whole (the child checks that its last bytes are still 0). */
+	memset(s.mem + 20480, 0xab, 4096);
+	idx = fx_take(&s.qp, 3);
+	assert_int_equal(opengda_mlx5_wqe_rdma_write(&s.qp.sqd, idx, CE, ch.addr + MEM - 2048, ch.rkey,
+						     (uint64_t)(uintptr_t)(s.mem + 20480), s.key, 4096), 3);
+	fx_ring(&s.qp, FX_RING_PI);
+	assert_true(fx_poll(&s.cq, FX_POLL_TIMEOUT_MS, &c));
+	assert_int_equal(c.opcode, OPENGDA_MLX5_CQE_REQ_ERR);
+	assert_int_equal(c.syndrome, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	assert_int_equal(c.wqe_counter, idx);
+	{
+		const char *shm = getenv("OPENGDA_SWNIC_SHM");
+		struct swnic_fabric_stats st;
+
+		/* every request took the path this run expects: shared memory between processes of
+		 * one host, TCP when OPENGDA_SWNIC_SHM=0 */
+		assert_int_equal(swnic_fabric_get_stats(s.f.nic->fabric, &st), DOCA_SUCCESS);
+		if (shm != NULL && strcmp(shm, "0") == 0) {
+			assert_true(st.tcp_deliveries == 6 && st.shm_deliveries == 0);
+		} else {
+			assert_true(st.shm_deliveries == 6 && st.tcp_deliveries == 0);
+			assert_true(st.shm_channels_opened == 1);
+		}
+	}
 
 	xfer(to_child, &go, 1, 1);
 	xfer(to_parent, &ok, 1, 0);

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Server side of a shared-memory channel (swnic_fabric_shm.h): the thread of an incoming
+ * Unix connection, once the handshake passed, adopts the channel the peer offers and serves
+ * its requests until the peer hangs up, the server stops (it shuts the socket down) or, for
+ * a stranger's channel, the handshake deadline passes. Every request is validated and
+ * executed by the code that serves TCP frames: swnic_frame_decode_req, the header check,
+ * swnic_fabric_respond; so answers, syndromes and counters are the same on both paths.
+ */
+#include "swnic/swnic_fabric_shm.h"
+
+#include "core/log.h"
+#include "swnic/swnic_sock.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void shm_reject(struct swnic_server_conn *sc, const char *why)
+{
+	struct swnic_fabric *f = sc->fabric;
+
+	atomic_fetch_add(&f->stats.frames_rejected, 1);
+	OGDA_LOG_ERR("%s: fabric: rejected shared-memory request from %s: %s; closing the channel", f->nic->name,
+		     sc->peer, why);
+}
+
+/* Serves the request published with sequence number seq. false: the channel is finished. */
+static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m, unsigned seq)
+{
+	struct swnic_fabric *f = sc->fabric;
+	uint8_t hdr[SWNIC_FRAME_REQ_HDR_LEN];
+	uint8_t rhdr[SWNIC_FRAME_RESP_HDR_LEN];
+	char why[SWNIC_FRAME_WHY_LEN];
+	struct swnic_frame_prefix prefix;
+	struct swnic_req_verdict verdict;
+	struct swnic_req req;
+	struct swnic_resp resp;
+	doca_error_t err;
+
+	/* A private copy: the peer may rewrite the shared header while it is being judged. */
+	memcpy(hdr, m->ctl->req_hdr, sizeof(hdr));
+	err = swnic_frame_decode_req(hdr, sizeof(hdr), f->max_msg, &prefix, &req, why, sizeof(why));
+	if (err == DOCA_SUCCESS && (prefix.payload_len > SWNIC_SHM_DATA_CAP ||
+				    (req.op == SWNIC_REQ_READ && req.len > SWNIC_SHM_DATA_CAP))) {
+		snprintf(why, sizeof(why), "op %u of %u bytes: over the channel's %u", req.op, req.len,
+			 SWNIC_SHM_DATA_CAP);
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
+	if (err != DOCA_SUCCESS) {
+		shm_reject(sc, why);
+		return false;
+	}
+	memset(&resp, 0, sizeof(resp));
+	verdict.status = SWNIC_RESP_ACK;
+	/* As on TCP, a payload is executed only for a request its header admits. */
+	if (prefix.payload_len > 0)
+		swnic_fabric_check_header(f, &req, &verdict);
+	if (verdict.status != SWNIC_RESP_ACK) {
+		resp.status = verdict.status;
+	} else {
+		req.payload = prefix.payload_len > 0 ? m->data : NULL;
+		swnic_fabric_respond(f->nic, f, &req, &resp, req.op == SWNIC_REQ_READ ? m->data : NULL);
+	}
+	atomic_fetch_add(&f->stats.frames_served, 1);
+	if (resp.status != SWNIC_RESP_NO_QP)
+		atomic_store(&sc->trusted, true);
+	err = swnic_frame_encode_resp(prefix.request_id, &resp, f->max_msg, rhdr);
+	if (err != DOCA_SUCCESS) {
+		shm_reject(sc, "the response does not encode");
+		return false;
+	}
+	memcpy(m->ctl->resp_hdr, rhdr, sizeof(rhdr));
+	swnic_shm_post(&m->ctl->resp_seq, &m->ctl->client_sleeping, seq);
+	return true;
+}
+
+void swnic_fabric_shm_serve(struct swnic_server_conn *sc)
+{
+	struct swnic_fabric *f = sc->fabric;
+	char why[SWNIC_FRAME_WHY_LEN];
+	struct swnic_shm_map m;
+	unsigned seq = 0; /* a fresh channel is zero; the peer may post before we look */
+	doca_error_t err;
+	int memfd;
+
+	err = swnic_shm_recv_offer(sc->fd, sc->handshake_deadline, &memfd, why, sizeof(why));
+	if (err == DOCA_SUCCESS) {
+		err = swnic_shm_adopt(memfd, &m, why, sizeof(why));
+		if (err != DOCA_SUCCESS)
+			close(memfd);
+	}
+	if (err == DOCA_ERROR_TIME_OUT) {
+		atomic_fetch_add(&f->stats.conns_timed_out, 1);
+		OGDA_LOG_WARN("%s: fabric: %s: %s; closing the connection", f->nic->name, sc->peer, why);
+		return;
+	}
+	if (err != DOCA_SUCCESS) {
+		shm_reject(sc, why);
+		return;
+	}
+	OGDA_LOG_DBG("%s: fabric: shared-memory channel from %s", f->nic->name, sc->peer);
+	for (;;) {
+		uint64_t deadline = atomic_load(&sc->trusted) ? SWNIC_SOCK_NO_DEADLINE : sc->handshake_deadline;
+
+		err = swnic_shm_wait(&m.ctl->req_seq, seq, &m.ctl->server_sleeping, sc->fd, deadline, &f->poll);
+		if (err == DOCA_ERROR_TIME_OUT) {
+			atomic_fetch_add(&f->stats.conns_timed_out, 1);
+			OGDA_LOG_WARN("%s: fabric: %s completed no exchange within the handshake deadline; closing the channel",
+				      f->nic->name, sc->peer);
+			break;
+		}
+		if (err != DOCA_SUCCESS) {
+			OGDA_LOG_DBG("%s: fabric: %s closed its channel", f->nic->name, sc->peer);
+			break;
+		}
+		seq = atomic_load_explicit(&m.ctl->req_seq, memory_order_acquire);
+		if (!serve_request(sc, &m, seq))
+			break;
+	}
+	swnic_shm_unmap(&m);
+}
