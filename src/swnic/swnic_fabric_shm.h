@@ -77,8 +77,8 @@ doca_error_t swnic_shm_send_offer(int sock, int memfd, uint64_t deadline_ns);
 /* Receives an offer; *memfd is -1 unless DOCA_SUCCESS. */
 doca_error_t swnic_shm_recv_offer(int sock, uint64_t deadline_ns, int *memfd, char *why, size_t why_cap);
 
-/* Publishes seq in word and wakes a party sleeping on it. */
-void swnic_shm_post(atomic_uint *word, atomic_uint *sleeping, unsigned seq);
+/* Publishes seq in word and wakes a party sleeping on it (sock: the channel's socket, see the TSan note). */
+void swnic_shm_post(atomic_uint *word, atomic_uint *sleeping, unsigned seq, int sock);
 /*
  * Waits until *word != old: DOCA_SUCCESS; DOCA_ERROR_TIME_OUT at deadline_ns;
  * DOCA_ERROR_CONNECTION_RESET when sock hung up (the peer died or the channel is shut down).

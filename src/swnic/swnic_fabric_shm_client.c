@@ -51,7 +51,7 @@ doca_error_t swnic_fabric_shm_exchange(struct swnic_fabric *f, struct swnic_clie
 	if (plen > 0)
 		memcpy(m->data, req->payload, plen);
 	seq = ++c->seq;
-	swnic_shm_post(&m->ctl->req_seq, &m->ctl->server_sleeping, seq);
+	swnic_shm_post(&m->ctl->req_seq, &m->ctl->server_sleeping, seq, c->fd);
 	err = swnic_shm_wait(&m->ctl->resp_seq, seq - 1u, &m->ctl->client_sleeping, c->fd,
 			     swnic_deadline_after(swnic_fabric_exec_budget_ns(timeout_ns, req->len)), &f->poll);
 	if (err != DOCA_SUCCESS)

@@ -71,7 +71,7 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 		return false;
 	}
 	memcpy(m->ctl->resp_hdr, rhdr, sizeof(rhdr));
-	swnic_shm_post(&m->ctl->resp_seq, &m->ctl->client_sleeping, seq);
+	swnic_shm_post(&m->ctl->resp_seq, &m->ctl->client_sleeping, seq, sc->fd);
 	return true;
 }
 

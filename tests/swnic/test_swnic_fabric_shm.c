@@ -204,7 +204,7 @@ static void shm_rejects_a_bad_header(void **state)
 	assert_int_equal(swnic_frame_encode_req(1, &req, SWNIC_FABRIC_MAX_MSG_CAP, hdr), DOCA_SUCCESS);
 	hdr[24] = 0x7f; /* op */
 	memcpy(m.ctl->req_hdr, hdr, sizeof(hdr));
-	swnic_shm_post(&m.ctl->req_seq, &m.ctl->server_sleeping, 1);
+	swnic_shm_post(&m.ctl->req_seq, &m.ctl->server_sleeping, 1, fd);
 	assert_true(ffx_peer_closed(fd, 5000));
 	assert_true(rejected_after(&b, 1) == 1);
 	assert_int_equal(atomic_load(&m.ctl->resp_seq), 0); /* no answer */
