@@ -278,7 +278,12 @@ OGDA_DEV_FN int ogda_dev_try_lock(int *lock, int sharing)
 #endif
 }
 
-/** Compare-and-swap, relaxed, at the sharing scope; returns the value found. */
+/**
+ * Compare-and-swap at the sharing scope; returns the value found. Relaxed on the GPU, where the
+ * caller's later fence (the ring's) turns the read into an acquire of what other threads
+ * published. Host threads' fences do not (under ThreadSanitizer they are compiler barriers, and a
+ * weakly ordered CPU needs the acquire itself), so there it is an acquire: free on x86.
+ */
 OGDA_DEV_FN uint64_t ogda_dev_atomic_cas_relaxed_u64(uint64_t *p, uint64_t expected, uint64_t desired, int sharing)
 {
 #if defined(__CUDACC__)
@@ -288,7 +293,7 @@ OGDA_DEV_FN uint64_t ogda_dev_atomic_cas_relaxed_u64(uint64_t *p, uint64_t expec
 	return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected, (unsigned long long)desired);
 #else
 	(void)sharing;
-	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE);
 	return expected;
 #endif
 }
