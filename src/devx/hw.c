@@ -265,6 +265,11 @@ bool ogda_devx_is_front(const struct ogda_devx *dev)
 	return ogda_devx_is_hw(dev) && ogda_ibv_get(&v) == DOCA_SUCCESS && v->opengda_front != NULL;
 }
 
+bool ogda_devx_host_queues_only(const struct ogda_devx *dev)
+{
+	return !ogda_devx_is_hw(dev) || ogda_devx_is_front(dev);
+}
+
 /* ---- port, GID, EQ ---- */
 
 static doca_error_t port_attr(struct hw_dev *d, uint8_t port, struct ibv_port_attr *pa)

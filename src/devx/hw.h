@@ -78,5 +78,10 @@ bool ogda_devx_is_hw(const struct ogda_devx *dev);
  * behind it, so what must live in host memory for the software NIC (queues) does here too.
  */
 bool ogda_devx_is_front(const struct ogda_devx *dev);
+/*
+ * Whether the NIC behind dev executes queues from host memory only: the software NIC, in this
+ * process or behind the front end. Where queues go is decided here for every family.
+ */
+bool ogda_devx_host_queues_only(const struct ogda_devx *dev);
 
 #endif /* OGDA_DEVX_HW_H_ */

@@ -10,6 +10,7 @@
 
 #include "core/log.h"
 #include "devx/devx.h"
+#include "devx/hw.h"
 #include "devx/sw.h"
 #include "gpunetio/gpunetio_priv.h"
 #include "opengda_mlx5.h"
@@ -248,7 +249,7 @@ static doca_error_t alloc_queue_mem(struct doca_eth_txq *t, const struct layout 
 	doca_error_t err;
 	size_t i;
 
-	if (ogda_devx_sw_nic(r->devx) != NULL && m != DOCA_GPU_MEM_TYPE_CPU_GPU) {
+	if (ogda_devx_host_queues_only(r->devx) && m != DOCA_GPU_MEM_TYPE_CPU_GPU) {
 		OGDA_LOG_INFO("eth_txq: the software NIC reads queues from host memory: using CPU_GPU memory for the "
 			      "send queue");
 		m = DOCA_GPU_MEM_TYPE_CPU_GPU;

@@ -100,14 +100,7 @@ static doca_error_t check_attr(const struct doca_gpu_verbs_qp_init_attr_hl *a)
  */
 static bool queues_in_gpu_memory(const struct doca_gpu *gpu, const struct doca_verbs_context *ctx)
 {
-	if (gpu->info.is_host || !ogda_devx_is_hw(ctx->devx))
-		return false;
-	if (ogda_devx_is_front(ctx->devx)) {
-		OGDA_LOG_DBG("%s: rdma-core is OpenGDA's front end (a software NIC): queues in host memory",
-			     ctx->info.name);
-		return false;
-	}
-	return true;
+	return !gpu->info.is_host && !ogda_devx_host_queues_only(ctx->devx);
 }
 
 static doca_error_t mem_register(struct doca_verbs_context *ctx, struct hl_priv *p, struct hl_mem *m, size_t len,
