@@ -149,11 +149,12 @@ static int wait_sock(int sock, short events, uint64_t deadline_ns)
 struct offer_msg {
 	uint8_t bytes[8];
 	struct iovec iov;
+	struct msghdr mh;
+	/* Last: struct cmsghdr ends in a flexible array, so clang treats the union as variable-sized. */
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
-	struct msghdr mh;
 };
 
 static void offer_init(struct offer_msg *o)
