@@ -67,6 +67,14 @@ struct host_sender {
 	uint32_t tid;
 };
 
+/*
+ * Completions asked for by the host threads: the last thread's send of every burst, and every
+ * thread's last send. Threads post independently (thread scope), so the last thread's final send
+ * may sit ahead of another thread's in the ring: only a NOTIFY at the end of every thread's
+ * sequence tells that all of its frames left (CQEs come in ring order).
+ */
+#define HOST_NOTIFIES (SWT_BURSTS - 1u + SWT_THREADS)
+
 /* One kernel thread's work on a host thread (thread scope, shared queue). */
 static void *host_send(void *arg)
 {
@@ -77,8 +85,9 @@ static void *host_send(void *arg)
 	for (b = 0; b < SWT_BURSTS; b++)
 		ogda_dev_eth_op_wait_send(a->txq, a->wot[b], a->frames + (uint64_t)(b * SWT_THREADS + s->tid) * a->slot,
 					  a->mkey_be, a->frame_len,
-					  s->tid == SWT_THREADS - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY
-								    : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE,
+					  s->tid == SWT_THREADS - 1 || b == SWT_BURSTS - 1
+						  ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY
+						  : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE,
 					  OGDA_DEV_SHARE_GPU, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
 	return NULL;
 }
@@ -93,7 +102,7 @@ static int send_host(const struct swt_args *a)
 		s[i] = (struct host_sender){.a = a, .tid = i};
 	if (eth_sample_run_threads(SWT_THREADS, host_send, s, sizeof(s[0])) != 0)
 		return -1;
-	*a->status = ogda_dev_eth_poll_completion(a->txq, SWT_BURSTS, 0, 1, OGDA_DEV_SHARE_GPU, &done);
+	*a->status = ogda_dev_eth_poll_completion(a->txq, HOST_NOTIFIES, 0, 1, OGDA_DEV_SHARE_GPU, &done);
 	return 0;
 }
 

@@ -295,8 +295,18 @@ OGDA_DEV_FN void ogda_dev_sq_ring_to(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
 		return;
 	}
 	if (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF && pi - prev == 1 && qp->sq_dbrec != 0) {
+		/*
+		 * The WQE is copied before the record moves: once the NIC sees the record it may
+		 * execute and complete the WQE, and another thread may then reuse its slot.
+		 */
+		uint64_t copy[8];
+		const uint64_t *src = (const uint64_t *)ogda_dev_wqe_ptr(qp, prev);
+		int k;
+
+		for (k = 0; k < 8; k++)
+			copy[k] = src[k];
 		ogda_dev_sq_update_dbr(qp, pi);
-		ogda_dev_sq_ring_bf(qp, prev);
+		ogda_dev_sq_ring_bf_wqe(qp, copy);
 		return;
 	}
 	/* GPU_SM_DB; GPU_SM_NO_DBR (its view has no record); BlueFlame for more than one WQEBB. */
