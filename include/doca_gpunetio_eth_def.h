@@ -6,7 +6,7 @@
 /**
  * @file doca_gpunetio_eth_def.h
  * @brief Definitions of the DOCA GPUNetIO Ethernet device API (SDK 3.2+ "Gen-B" names and
- *        values): flags, scopes, handlers, and the device-side send queue.
+ *        values): flags, scopes, handlers, and the device-side send and receive queues.
  *
  * struct doca_gpu_eth_txq differs from the SDK's in layout (docs/ethernet.md): its send queue and
  * CQ are a struct doca_gpu_dev_verbs_qp, so that Ethernet sends run on the same send-queue
@@ -88,6 +88,55 @@ struct doca_gpu_eth_txq {
 	uint8_t enable_l4_cs_offload;    /**< 1: every send asks for the TCP / UDP checksum. */
 	uint8_t cs_flags;                /**< The two above as Ethernet-segment flags. */
 	uint8_t reserved;
+};
+
+/** @brief Memory consistency of received data (the DUMP fence of GPUs before sm_90). */
+enum doca_gpu_dev_eth_mcst_mode {
+	DOCA_GPUNETIO_ETH_MCST_DISABLED = 0, /**< No fence. */
+	DOCA_GPUNETIO_ETH_MCST_ENABLED,      /**< Fence after every receive. */
+	DOCA_GPUNETIO_ETH_MCST_AUTO,         /**< Fence when the queue asks for it (need_mcst). */
+};
+
+/** @brief Per-packet attributes a receive fills. */
+enum doca_gpu_dev_eth_rxq_attr_type {
+	DOCA_GPUNETIO_ETH_RX_ATTR_NONE = 0, /**< None. */
+	DOCA_GPUNETIO_ETH_RX_ATTR_TS,       /**< The time stamp. */
+	DOCA_GPUNETIO_ETH_RX_ATTR_ALL,      /**< The time stamp and the byte count. */
+};
+
+/** @brief out_first_pkt_idx of a receive that got no packet. */
+#define DOCA_GPUNETIO_ETH_RX_NO_PKT (~(uint64_t)0)
+
+/** @brief Attributes of one received packet (the receive's out_attr[i] for its i-th packet). */
+struct doca_gpu_dev_eth_rxq_attr {
+	uint64_t timestamp_ns; /**< When the NIC received it (its clock in nanoseconds). */
+	uint32_t bytes;        /**< Frame length. */
+	uint32_t padding;
+};
+
+/**
+ * @brief The device-side Ethernet receive queue (filled by doca_ctx_start()).
+ *
+ * A cyclic receive queue: WQE i receives into packet buffer i (pkt_addr + i * max_pkt_sz) for
+ * ever; a receive hands the buffers of the packets it returns back to the NIC at once, so a
+ * kernel reads a packet before the ring comes round again (as the SDK's cyclic queue).
+ */
+struct doca_gpu_eth_rxq {
+	uint64_t pkt_addr;        /**< First packet buffer. */
+	uint32_t pkt_mkey;        /**< Key of the packet buffers, big-endian (for sending them on). */
+	uint32_t pkt_num;         /**< Packet buffers (= receive WQEs, a power of two). */
+	uint32_t max_pkt_sz;      /**< Bytes per packet buffer. */
+	uint8_t striding_rq;      /**< 0: one WQE per packet (the only form built). */
+	uint8_t need_mcst;        /**< 1: MCST_AUTO fences (doca_eth_rxq_gpu_enable_mcst_qp). */
+	uint16_t reserved0;
+	uint8_t *wqe_addr;        /**< Receive WQEs (one 16-byte data segment each). */
+	uint32_t *wqe_db_rec;     /**< RQ doorbell record (producer counter, big-endian). */
+	uint64_t wqe_pi;          /**< Producer counter last written. */
+	uint32_t wqe_num;         /**< Receive WQEs. */
+	uint32_t wqe_mask;        /**< wqe_num - 1. */
+	struct doca_gpu_dev_verbs_cq cq; /**< The receive CQ (cqe_ci: next CQE to read). */
+	uint32_t rqn;             /**< RQ number. */
+	uint32_t reserved1;
 };
 
 #ifdef __cplusplus

@@ -165,6 +165,11 @@ struct opengda_eth_port_stats {
 	uint64_t tx_bytes;   /**< Their bytes. */
 	uint64_t tx_dropped; /**< Frames sent while no interface was attached (the wire is down). */
 	uint64_t tx_errors;  /**< Frames the interface refused. */
+	uint64_t rx_frames;      /**< Frames that arrived on the interface. */
+	uint64_t rx_delivered;   /**< Placed in a receive queue (a frame sent to two queues counts twice). */
+	uint64_t rx_missed;      /**< No flow table, or no entry matched: not delivered (Linux still sees it). */
+	uint64_t rx_dropped;     /**< A flow table entry dropped them. */
+	uint64_t rx_queue_drops; /**< A receive queue could not take them (no WQE posted, too long, not ready). */
 };
 
 /**

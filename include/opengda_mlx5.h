@@ -219,6 +219,24 @@ enum opengda_mlx5_cqe_syndrome {
 #define OPENGDA_MLX5_CQ_MAX_LOG_SIZE 24u          /**< The CQ consumer index is 24 bits. */
 /** @} */
 
+/**
+ * @name Ethernet receive CQE fields (Linux mlx5 device.h struct mlx5_cqe64): bytes inside resp_info.
+ * @{
+ */
+#define OPENGDA_MLX5_CQE_RX_RSS_HASH 0x0cu       /**< BE32: the RSS hash the TIR computed. */
+#define OPENGDA_MLX5_CQE_RX_HDS_IP_EXT 0x1cu     /**< L2 / L3 / L4 OK flags. */
+#define OPENGDA_MLX5_CQE_RX_L4_L3_HDR_TYPE 0x1du /**< [6:4] L4 header type, [3:2] L3 header type. */
+#define OPENGDA_MLX5_CQE_RX_L2_OK 0x01u          /**< hds_ip_ext: the L2 header is complete. */
+#define OPENGDA_MLX5_CQE_RX_L3_OK 0x02u          /**< hds_ip_ext: the IPv4 header checksum is right (IPv6: parsed). */
+#define OPENGDA_MLX5_CQE_RX_L4_OK 0x04u          /**< hds_ip_ext: the TCP / UDP checksum is right. */
+#define OPENGDA_MLX5_CQE_RX_L3_IPV6 0x1u         /**< l4_l3_hdr_type [3:2] values. */
+#define OPENGDA_MLX5_CQE_RX_L3_IPV4 0x2u
+#define OPENGDA_MLX5_CQE_RX_L4_TCP 0x1u          /**< l4_l3_hdr_type [6:4] values (TCP without ACK). */
+#define OPENGDA_MLX5_CQE_RX_L4_UDP 0x2u
+#define OPENGDA_MLX5_CQE_RX_L4_TCP_ACK_NO_DATA 0x3u
+#define OPENGDA_MLX5_CQE_RX_L4_TCP_ACK_DATA 0x4u
+/** @} */
+
 /** @name Doorbell records and UAR (B.7, B.8) */
 /** @{ */
 #define OPENGDA_MLX5_CQ_SET_CI 0u                /**< CQ DBR word 0: consumer index. */
@@ -1514,6 +1532,10 @@ struct opengda_mlx5_cqe_fields {
 	 */
 	const uint8_t *inline_data;
 	uint8_t inline_len;
+	/** Ethernet receive CQEs: hds_ip_ext, l4_l3_hdr_type and the RSS hash (0 elsewhere). */
+	uint8_t rx_hds_ip_ext;
+	uint8_t rx_l4_l3_hdr_type;
+	uint32_t rx_rss_hash;
 };
 
 /** @brief Stores @p op_own after every earlier store of this thread becomes visible. */
@@ -1571,6 +1593,14 @@ OPENGDA_MLX5_FN int opengda_mlx5_cqe_write(struct opengda_mlx5_cqe64 *cqe, const
 		cqe->imm_inval_pkey = opengda_mlx5_htobe32(f->imm);
 		cqe->byte_cnt = opengda_mlx5_htobe32(f->byte_cnt);
 		cqe->timestamp = opengda_mlx5_htobe64(f->timestamp);
+		if (f->inline_len == 0 && (f->rx_hds_ip_ext | f->rx_l4_l3_hdr_type | f->rx_rss_hash) != 0) {
+			p[OPENGDA_MLX5_CQE_RX_RSS_HASH] = (uint8_t)(f->rx_rss_hash >> 24);
+			p[OPENGDA_MLX5_CQE_RX_RSS_HASH + 1] = (uint8_t)(f->rx_rss_hash >> 16);
+			p[OPENGDA_MLX5_CQE_RX_RSS_HASH + 2] = (uint8_t)(f->rx_rss_hash >> 8);
+			p[OPENGDA_MLX5_CQE_RX_RSS_HASH + 3] = (uint8_t)f->rx_rss_hash;
+			p[OPENGDA_MLX5_CQE_RX_HDS_IP_EXT] = f->rx_hds_ip_ext;
+			p[OPENGDA_MLX5_CQE_RX_L4_L3_HDR_TYPE] = f->rx_l4_l3_hdr_type;
+		}
 	}
 	cqe->sop_drop_qpn = opengda_mlx5_htobe32(((uint32_t)f->wqe_opcode << 24) | f->qpn);
 	cqe->wqe_counter = opengda_mlx5_htobe16(f->wqe_counter);

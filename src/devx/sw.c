@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The device ops over the software NIC; see sw.h for where it differs from a ConnectX. */
 #include "devx/sw.h"
+#include "devx/sw_steer_obj.h"
 
 #include "core/log.h"
 #include "prm/prm_cmd.h"
@@ -34,12 +35,14 @@ enum sw_obj_kind {
 	SW_OBJ_TIS,
 	SW_OBJ_SQ,
 	SW_OBJ_TD,
+	SW_OBJ_STEER,  /* receive steering (sw_steer_obj.c) */
 };
 
 struct ogda_devx_obj {
 	struct swnic *nic;      /* a reference of its own */
 	enum sw_obj_kind kind;
 	uint32_t id;
+	struct sw_steer_ref steer;  /* SW_OBJ_STEER: what its destroy needs */
 };
 
 struct ogda_devx_pd {
@@ -110,14 +113,19 @@ static const struct kind_info kinds[] = {
 	[SW_OBJ_TIS] = {PRM_CMD_CREATE_TIS, PRM_CMD_DESTROY_TIS, 0, "tisn", "TIS"},
 	[SW_OBJ_SQ] = {PRM_CMD_CREATE_SQ, PRM_CMD_DESTROY_SQ, 0, "sqn", "SQ"},
 	[SW_OBJ_TD] = {PRM_CMD_ALLOC_TRANSPORT_DOMAIN, PRM_CMD_DEALLOC_TRANSPORT_DOMAIN, 0, "transport_domain", "TD"},
+	[SW_OBJ_STEER] = {0, 0, 0, "", "steering object"}, /* found by sw_steer_is_create */
 };
 
 static bool kind_of_create(uint16_t opcode, enum sw_obj_kind *kind)
 {
 	size_t i;
 
+	if (sw_steer_is_create(opcode)) {
+		*kind = SW_OBJ_STEER;
+		return true;
+	}
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (kinds[i].create == opcode) {
+		if (kinds[i].create == opcode && opcode != 0) {
 			*kind = (enum sw_obj_kind)i;
 			return true;
 		}
@@ -142,6 +150,8 @@ static doca_error_t created_id(enum sw_obj_kind kind, const void *out, size_t ou
 		return prm_create_sq_out_parse(out, outlen, id);
 	case SW_OBJ_TD:
 		return prm_alloc_td_out_parse(out, outlen, id);
+	case SW_OBJ_STEER:
+		break; /* sw_steer_created */
 	}
 	return DOCA_ERROR_INVALID_VALUE;
 }
@@ -174,6 +184,8 @@ static doca_error_t destroy_by_kind(struct swnic *nic, enum sw_obj_kind kind, ui
 	case SW_OBJ_TD:
 		err = prm_dealloc_td_in_build(0, id, in, sizeof(in));
 		break;
+	case SW_OBJ_STEER:
+		break; /* sw_steer_destroy */
 	}
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -208,8 +220,12 @@ static doca_error_t sw_obj_create(struct ogda_devx *dev, const void *in, size_t 
 	if (o == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	err = swnic_cmd_exec(nic, in, inlen, out, outlen);
-	if (err == DOCA_SUCCESS)
+	if (err == DOCA_SUCCESS && kind == SW_OBJ_STEER) {
+		err = sw_steer_created(in, inlen, out, outlen, &o->steer);
+		id = o->steer.id;
+	} else if (err == DOCA_SUCCESS) {
 		err = created_id(kind, out, outlen, &id);
+	}
 	if (err != DOCA_SUCCESS) {
 		free(o);
 		return err;
@@ -226,6 +242,7 @@ static doca_error_t sw_obj_create(struct ogda_devx *dev, const void *in, size_t 
 static doca_error_t check_obj_cmd(struct ogda_devx_obj *obj, const void *in, size_t inlen, bool query)
 {
 	const struct kind_info *k = &kinds[obj->kind];
+	const char *id_field = k->id_field;
 	const struct prm_layout *layout = NULL;
 	uint16_t opcode = 0;
 	uint64_t id = 0;
@@ -246,6 +263,8 @@ static doca_error_t check_obj_cmd(struct ogda_devx_obj *obj, const void *in, siz
 	} else if (obj->kind == SW_OBJ_SQ && opcode == PRM_CMD_MODIFY_SQ) {
 		layout = &prm_modify_sq_in_layout;
 	}
+	if (obj->kind == SW_OBJ_STEER)
+		layout = sw_steer_obj_cmd_layout(&obj->steer, opcode, query, &id_field);
 	if (layout == NULL) {
 		OGDA_LOG_ERR("%s: %s (0x%x) does not %s a %s", obj->nic->name, prm_cmd_opcode_name(opcode), opcode,
 			     query ? "query" : "modify", k->name);
@@ -253,7 +272,7 @@ static doca_error_t check_obj_cmd(struct ogda_devx_obj *obj, const void *in, siz
 	}
 	if (inlen < layout->size)
 		return DOCA_SUCCESS; /* the executor reports BAD_INPUT_LEN */
-	if (prm_get(layout, in, inlen, k->id_field, &id) != DOCA_SUCCESS)
+	if (prm_get(layout, in, inlen, id_field, &id) != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (id != obj->id) {
 		OGDA_LOG_ERR("%s: %s names %s 0x%llx, the object is 0x%x", obj->nic->name, prm_cmd_opcode_name(opcode),
@@ -296,7 +315,8 @@ static doca_error_t sw_obj_destroy(struct ogda_devx_obj *obj)
 		OGDA_LOG_ERR("obj must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = destroy_by_kind(obj->nic, obj->kind, obj->id);
+	err = obj->kind == SW_OBJ_STEER ? sw_steer_destroy(obj->nic, &obj->steer)
+					: destroy_by_kind(obj->nic, obj->kind, obj->id);
 	if (err != DOCA_SUCCESS)
 		return err; /* the object stays valid: destroy it again once it is free */
 	swnic_close(obj->nic);
@@ -326,7 +346,7 @@ static bool is_object_command(uint16_t opcode)
 	case PRM_CMD_DEALLOC_UAR:
 		return true;
 	default:
-		return prm_qp_is_modify_opcode(opcode);
+		return prm_qp_is_modify_opcode(opcode) || sw_steer_is_object_opcode(opcode);
 	}
 }
 

@@ -16,6 +16,7 @@
 #include "doca_eth_txq.h"
 #include "doca_eth_txq_gpu_data_path.h"
 #include "doca_gpunetio_eth_def.h"
+#include "eth/eth_queue_mem.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -28,16 +29,13 @@ struct ogda_devx_uar;
 
 /* What a started queue holds (all NULL / 0 when stopped). */
 struct eth_txq_res {
-	struct ogda_devx *devx;
-	void *mem_cpu, *mem_gpu;          /* SQ ring, CQ ring, DBRs: one doca_gpu_mem_alloc() block */
-	size_t mem_len;
-	struct ogda_devx_umem *umem;
+	struct eth_queue_mem qm;          /* SQ ring, CQ ring, DBRs, their umem, the CQ (eth_queue_mem.h) */
 	struct ogda_devx_uar *uar;
 	void *db_gpu;                     /* the doorbell register as device code reaches it */
 	uint64_t *db_cpu;                 /* the doorbell register as the CPU sees it */
 	uint32_t *dbr_cpu;                /* the SQ doorbell record word as the CPU sees it */
-	struct ogda_devx_obj *cq, *td, *tis, *sq;
-	uint32_t cqn, tdn, tisn, sqn;
+	struct ogda_devx_obj *td, *tis, *sq;
+	uint32_t tdn, tisn, sqn;
 	void *ready_slots;                /* readiness words of the send-queue protocol (device memory) */
 	struct doca_gpu_eth_txq *handle;  /* device copy of `view` */
 	bool dev_used;                    /* core_dev_use() taken */

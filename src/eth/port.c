@@ -6,6 +6,7 @@
 #include "devx/sw.h"
 #include "opengda.h"
 #include "swnic/swnic.h"
+#include "swnic/swnic_steer.h"
 
 /* The software NIC behind dev; logs and fails for NULL or a ConnectX. */
 static doca_error_t dev_nic(struct doca_dev *dev, const char *func, struct swnic **nic)
@@ -53,6 +54,7 @@ doca_error_t opengda_eth_port_detach(struct doca_dev *dev)
 doca_error_t opengda_eth_port_get_stats(struct doca_dev *dev, struct opengda_eth_port_stats *stats)
 {
 	struct swnic_eth_stats s = {0};
+	struct swnic_steer_stats rx;
 	struct swnic *nic = NULL;
 	doca_error_t err;
 
@@ -68,5 +70,11 @@ doca_error_t opengda_eth_port_get_stats(struct doca_dev *dev, struct opengda_eth
 	stats->tx_bytes = s.tx_bytes;
 	stats->tx_dropped = s.tx_dropped;
 	stats->tx_errors = s.tx_errors;
+	swnic_steer_get_stats(nic, &rx);
+	stats->rx_frames = rx.rx_frames;
+	stats->rx_delivered = rx.rx_delivered;
+	stats->rx_missed = rx.rx_missed;
+	stats->rx_dropped = rx.rx_dropped;
+	stats->rx_queue_drops = rx.rx_queue_drops;
 	return DOCA_SUCCESS;
 }

@@ -52,51 +52,6 @@ static void plan(const struct doca_eth_txq *t, struct layout *l)
 	l->len = (l->dbr_off + DBR_BYTES + QMEM_ALIGN - 1) & ~(size_t)(QMEM_ALIGN - 1);
 }
 
-/* Runs one create command; logs a refusal with its PRM status. */
-static doca_error_t run_create(struct ogda_devx *devx, const void *in, size_t inlen, void *out, size_t outlen,
-			       struct ogda_devx_obj **obj, const char *what)
-{
-	doca_error_t err = devx->ops->obj_create(devx, in, inlen, out, outlen, obj);
-
-	err = verbs_cmd_result(err, out, outlen, what);
-	if (err != DOCA_SUCCESS)
-		*obj = NULL;
-	return err;
-}
-
-static doca_error_t create_cq(struct doca_eth_txq *t, const struct layout *l, uint32_t umem_id, uint32_t uar_page)
-{
-	struct eth_txq_res *r = &t->res;
-	struct prm_create_cq_params p;
-	uint8_t in[PRM_CREATE_CQ_IN_SIZE], out[PRM_CQ_SMALL_CMD_SIZE] = {0};
-	uint32_t eqn = 0;
-	doca_error_t err;
-
-	err = r->devx->ops->query_eqn(r->devx, 0, &eqn);
-	if (err != DOCA_SUCCESS) {
-		OGDA_LOG_ERR("eth_txq: no completion EQ: %s", doca_error_get_descr(err));
-		return err;
-	}
-	memset(&p, 0, sizeof(p));
-	p.cqc.cqe_sz = PRM_CQE_SIZE_64;
-	p.cqc.oi = 1; /* completions are polled by index, never overrun-checked (as DOCA's GPU queues) */
-	p.cqc.log_cq_size = (uint8_t)l->log_cqes;
-	p.cqc.uar_page = uar_page;
-	p.cqc.c_eqn = (uint8_t)eqn;
-	p.cqc.dbr_umem_valid = 1;
-	p.cqc.dbr_umem_id = umem_id;
-	p.cqc.dbr_addr = l->dbr_off + 8u;
-	p.cq_umem_valid = 1;
-	p.cq_umem_id = umem_id;
-	p.cq_umem_offset = l->cq_off;
-	err = prm_create_cq_in_build(&p, in, sizeof(in));
-	if (err == DOCA_SUCCESS)
-		err = run_create(r->devx, in, sizeof(in), out, sizeof(out), &r->cq, "CREATE_CQ");
-	if (err == DOCA_SUCCESS)
-		err = prm_create_cq_out_parse(out, sizeof(out), &r->cqn);
-	return err;
-}
-
 static doca_error_t create_tis_sq(struct doca_eth_txq *t, const struct layout *l, uint32_t pdn, uint32_t umem_id,
 				  uint32_t uar_page)
 {
@@ -109,7 +64,7 @@ static doca_error_t create_tis_sq(struct doca_eth_txq *t, const struct layout *l
 
 	err = prm_alloc_td_in_build(0, in, PRM_SQ_SMALL_CMD_SIZE);
 	if (err == DOCA_SUCCESS)
-		err = run_create(r->devx, in, PRM_SQ_SMALL_CMD_SIZE, out, sizeof(out), &r->td, "ALLOC_TRANSPORT_DOMAIN");
+		err = eth_run_create(r->qm.devx, in, PRM_SQ_SMALL_CMD_SIZE, out, sizeof(out), &r->td, "ALLOC_TRANSPORT_DOMAIN");
 	if (err == DOCA_SUCCESS)
 		err = prm_alloc_td_out_parse(out, sizeof(out), &r->tdn);
 	if (err != DOCA_SUCCESS)
@@ -120,7 +75,7 @@ static doca_error_t create_tis_sq(struct doca_eth_txq *t, const struct layout *l
 	tp.tisc.transport_domain = r->tdn;
 	err = prm_create_tis_in_build(&tp, in, PRM_TIS_CMD_SIZE);
 	if (err == DOCA_SUCCESS)
-		err = run_create(r->devx, in, PRM_TIS_CMD_SIZE, out, sizeof(out), &r->tis, "CREATE_TIS");
+		err = eth_run_create(r->qm.devx, in, PRM_TIS_CMD_SIZE, out, sizeof(out), &r->tis, "CREATE_TIS");
 	if (err == DOCA_SUCCESS)
 		err = prm_create_tis_out_parse(out, sizeof(out), &r->tisn);
 	if (err != DOCA_SUCCESS)
@@ -130,7 +85,7 @@ static doca_error_t create_tis_sq(struct doca_eth_txq *t, const struct layout *l
 	sp.sqc.flush_in_error_en = 1;
 	sp.sqc.min_wqe_inline_mode = PRM_SQ_INLINE_NONE;
 	sp.sqc.state = PRM_SQ_STATE_RST;
-	sp.sqc.cqn = r->cqn;
+	sp.sqc.cqn = r->qm.cqn;
 	sp.sqc.tis_lst_sz = 1;
 	sp.sqc.tis_num_0 = r->tisn;
 	sp.sqc.wq.wq_type = PRM_WQ_TYPE_CYCLIC;
@@ -147,7 +102,7 @@ static doca_error_t create_tis_sq(struct doca_eth_txq *t, const struct layout *l
 	memset(out, 0, sizeof(out));
 	err = prm_create_sq_in_build(&sp, in, sizeof(in));
 	if (err == DOCA_SUCCESS)
-		err = run_create(r->devx, in, sizeof(in), out, sizeof(out), &r->sq, "CREATE_SQ");
+		err = eth_run_create(r->qm.devx, in, sizeof(in), out, sizeof(out), &r->sq, "CREATE_SQ");
 	if (err == DOCA_SUCCESS)
 		err = prm_create_sq_out_parse(out, sizeof(out), &r->sqn);
 	if (err != DOCA_SUCCESS)
@@ -160,7 +115,7 @@ static doca_error_t create_tis_sq(struct doca_eth_txq *t, const struct layout *l
 	memset(out, 0, sizeof(out));
 	err = prm_modify_sq_in_build(&mp, in, sizeof(in));
 	if (err == DOCA_SUCCESS)
-		err = verbs_cmd_result(r->devx->ops->obj_modify(r->sq, in, sizeof(in), out, sizeof(out)), out, sizeof(out),
+		err = verbs_cmd_result(r->qm.devx->ops->obj_modify(r->sq, in, sizeof(in), out, sizeof(out)), out, sizeof(out),
 				       "MODIFY_SQ");
 	return err;
 }
@@ -171,7 +126,7 @@ static void fill_view(struct doca_eth_txq *t, const struct layout *l)
 	struct eth_txq_res *r = &t->res;
 	struct doca_gpu_dev_verbs_qp *v = &t->view.qp;
 	struct doca_gpu_dev_verbs_cq *c = &v->cq_sq;
-	uint8_t *g = r->mem_gpu;
+	uint8_t *g = r->qm.mem_gpu;
 	uint32_t n = 1u << l->log_wqebbs;
 
 	memset(&t->view, 0, sizeof(t->view));
@@ -195,7 +150,7 @@ static void fill_view(struct doca_eth_txq *t, const struct layout *l)
 	v->mem_type = DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
 	v->send_dbr_mode_ext = DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR;
 	c->cqe_daddr = g + l->cq_off;
-	c->cq_num = r->cqn;
+	c->cq_num = r->qm.cqn;
 	c->cqe_num = 1u << l->log_cqes;
 	c->cqe_mask = c->cqe_num - 1u;
 	c->cqe_size = 64;
@@ -213,15 +168,15 @@ static void release(struct doca_eth_txq *t)
 {
 	struct eth_txq_res *r = &t->res;
 	struct doca_gpu *gpu = t->ctx.gpu;
+	struct ogda_devx *devx = r->qm.devx;
 
 	if (r->sq != NULL)
-		(void)r->devx->ops->obj_destroy(r->sq);
+		(void)devx->ops->obj_destroy(r->sq);
 	if (r->tis != NULL)
-		(void)r->devx->ops->obj_destroy(r->tis);
+		(void)devx->ops->obj_destroy(r->tis);
 	if (r->td != NULL)
-		(void)r->devx->ops->obj_destroy(r->td);
-	if (r->cq != NULL)
-		(void)r->devx->ops->obj_destroy(r->cq);
+		(void)devx->ops->obj_destroy(r->td);
+	eth_queue_mem_release(&r->qm); /* the CQ names the UAR: it goes first */
 	if (r->handle != NULL)
 		(void)doca_gpu_mem_free(gpu, r->handle);
 	if (r->ready_slots != NULL)
@@ -231,47 +186,10 @@ static void release(struct doca_eth_txq *t)
 	if (r->mailbox_gpu != NULL)
 		(void)doca_gpu_mem_free(gpu, r->mailbox_gpu);
 	if (r->uar != NULL)
-		(void)r->devx->ops->uar_free(r->uar);
-	if (r->umem != NULL)
-		(void)r->devx->ops->umem_dereg(r->umem);
-	if (r->mem_gpu != NULL)
-		(void)doca_gpu_mem_free(gpu, r->mem_gpu);
+		(void)devx->ops->uar_free(r->uar);
 	if (r->dev_used)
 		core_dev_unuse(t->dev);
 	memset(r, 0, sizeof(*r));
-}
-
-/* Queue memory the NIC can read: on the software NIC always pinned host memory (CPU_GPU). */
-static doca_error_t alloc_queue_mem(struct doca_eth_txq *t, const struct layout *l)
-{
-	struct eth_txq_res *r = &t->res;
-	enum doca_gpu_mem_type m = t->sq_mem_type;
-	doca_error_t err;
-	size_t i;
-
-	if (ogda_devx_host_queues_only(r->devx) && m != DOCA_GPU_MEM_TYPE_CPU_GPU) {
-		OGDA_LOG_INFO("eth_txq: the software NIC reads queues from host memory: using CPU_GPU memory for the "
-			      "send queue");
-		m = DOCA_GPU_MEM_TYPE_CPU_GPU;
-	}
-	if (m != DOCA_GPU_MEM_TYPE_CPU_GPU) {
-		/* Device-memory queues need dmabuf umems on a ConnectX: not built yet. */
-		OGDA_LOG_ERR("eth_txq: send queues in GPU memory are not supported yet; use DOCA_GPU_MEM_TYPE_CPU_GPU");
-		return DOCA_ERROR_NOT_SUPPORTED;
-	}
-	err = doca_gpu_mem_alloc(t->ctx.gpu, l->len, QMEM_ALIGN, m, &r->mem_gpu, &r->mem_cpu);
-	if (err != DOCA_SUCCESS) {
-		r->mem_gpu = NULL;
-		OGDA_LOG_ERR("eth_txq: cannot allocate %zu bytes of queue memory", l->len);
-		return err;
-	}
-	r->mem_len = l->len;
-	r->cqes_cpu = (uint8_t *)r->mem_cpu + l->cq_off;
-	r->log_cqes = l->log_cqes;
-	memset(r->mem_cpu, 0, l->len);
-	for (i = 0; i < ((size_t)1 << l->log_cqes); i++) /* every CQE invalid, owner 1: nothing to poll */
-		((uint8_t *)r->mem_cpu)[l->cq_off + i * 64u + 63u] = OPENGDA_MLX5_CQE_OP_OWN_INIT;
-	return DOCA_SUCCESS;
 }
 
 /* CPU proxy: the host word device code publishes its producer index in (pinned, GPU-mapped). */
@@ -322,7 +240,7 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 	struct eth_txq_res *r = &t->res;
 	struct ogda_devx_uar_info uar = {0};
 	struct ogda_devx_pd *pd = NULL;
-	uint32_t pdn = 0, umem_id = 0;
+	uint32_t pdn = 0;
 	struct layout l;
 	doca_error_t err;
 
@@ -330,28 +248,31 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 		OGDA_LOG_ERR("eth_txq: only the GPU data path is implemented: call doca_ctx_set_datapath_on_gpu() first");
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	err = core_dev_resolve(t->dev, &r->devx, &pd, &pdn);
+	err = core_dev_resolve(t->dev, &r->qm.devx, &pd, &pdn);
+	r->qm.gpu = ctx->gpu;
 	if (err != DOCA_SUCCESS)
 		return err;
 	core_dev_use(t->dev);
 	r->dev_used = true;
 	plan(t, &l);
-	err = alloc_queue_mem(t, &l);
+	err = eth_queue_mem_alloc(&r->qm, t->sq_mem_type, l.len, l.cq_off, l.log_cqes, "eth_txq");
+	if (err == DOCA_SUCCESS) {
+		r->cqes_cpu = (uint8_t *)r->qm.mem_cpu + l.cq_off;
+		r->log_cqes = l.log_cqes;
+	}
 	if (err == DOCA_SUCCESS)
-		err = r->devx->ops->umem_reg(r->devx, r->mem_cpu, l.len, OGDA_ACCESS_LOCAL_WRITE, -1, 0, &r->umem, &umem_id);
-	if (err == DOCA_SUCCESS)
-		err = r->devx->ops->uar_alloc(r->devx, OGDA_DEVX_UAR_NC, &r->uar, &uar);
+		err = r->qm.devx->ops->uar_alloc(r->qm.devx, OGDA_DEVX_UAR_NC, &r->uar, &uar);
 	if (err == DOCA_SUCCESS) {
 		r->db_cpu = uar.reg_addr;
-		r->dbr_cpu = (uint32_t *)(void *)((uint8_t *)r->mem_cpu + l.dbr_off) + OPENGDA_MLX5_SND_DBR;
+		r->dbr_cpu = (uint32_t *)(void *)((uint8_t *)r->qm.mem_cpu + l.dbr_off) + OPENGDA_MLX5_SND_DBR;
 		err = t->uar_on_cpu ? make_mailbox(t) : ogda_gpu_map_host(ctx->gpu, uar.reg_addr, sizeof(uint64_t), &r->db_gpu);
 		if (err != DOCA_SUCCESS)
 			r->db_gpu = NULL;
 	}
 	if (err == DOCA_SUCCESS)
-		err = create_cq(t, &l, umem_id, uar.page_id);
+		err = eth_queue_cq_create(&r->qm, l.log_cqes, l.cq_off, l.dbr_off + 8u, uar.page_id, "eth_txq");
 	if (err == DOCA_SUCCESS)
-		err = create_tis_sq(t, &l, pdn, umem_id, uar.page_id);
+		err = create_tis_sq(t, &l, pdn, r->qm.umem_id, uar.page_id);
 	if (err == DOCA_SUCCESS)
 		err = make_handle(t, &l);
 	if (err != DOCA_SUCCESS) {
@@ -359,7 +280,7 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 		release(t);
 		return err;
 	}
-	OGDA_LOG_DBG("eth_txq: SQ 0x%x (2^%u WQEBBs), CQ 0x%x, TIS 0x%x on %s", r->sqn, l.log_wqebbs, r->cqn, r->tisn,
+	OGDA_LOG_DBG("eth_txq: SQ 0x%x (2^%u WQEBBs), CQ 0x%x, TIS 0x%x on %s", r->sqn, l.log_wqebbs, r->qm.cqn, r->tisn,
 		     core_dev_name(t->dev));
 	return DOCA_SUCCESS;
 }

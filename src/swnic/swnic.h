@@ -50,6 +50,7 @@ struct swnic_engine;
 struct swnic_fabric;
 struct swnic_events;
 struct swnic_eth_port;
+struct swnic_steer;
 
 struct swnic_pd {
 	uint32_t pdn;
@@ -329,6 +330,7 @@ struct swnic {
 	struct swnic_engine *engine;
 	struct swnic_fabric *fabric;
 	struct swnic_eth_port *eth;    /* Ethernet port (swnic_eth.c), NULL until attached; under eth_lock */
+	struct swnic_steer *steer;     /* receive steering: RQs, TIRs, RQTs, flow tables (swnic_steer.h) */
 	pthread_mutex_t eth_lock;
 	atomic_uint refs;              /* open device handles */
 };
@@ -436,6 +438,13 @@ doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, ui
 doca_error_t swnic_cq_post_responder_inline(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
 					    uint32_t user_index_or_srqn, uint16_t wqe_counter, const uint8_t *data,
 					    uint32_t len, uint32_t imm_be, bool solicited);
+/*
+ * Writes a non-error CQE from caller-filled fields (Ethernet receives: checksum flags, header
+ * types, RSS hash, a real-time time stamp); a zero timestamp gets the NIC's clock. Same overrun
+ * contract as above.
+ */
+struct opengda_mlx5_cqe_fields;
+doca_error_t swnic_cq_post_fields(struct swnic_cq *cq, const struct opengda_mlx5_cqe_fields *f);
 /*
  * Writes an error CQE: cqe_opcode REQ_ERR (13) or RESP_ERR (14), a non-zero syndrome
  * (enum opengda_mlx5_cqe_syndrome), the model's vendor syndrome, wqe_opcode = opcode of

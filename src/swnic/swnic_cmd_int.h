@@ -7,9 +7,12 @@
 #define OGDA_SWNIC_SWNIC_CMD_INT_H_
 
 #include "prm/prm_cq.h"
+#include "prm/prm_flow.h"
 #include "prm/prm_qpc.h"
 #include "prm/prm_rmp.h"
+#include "prm/prm_rq.h"
 #include "prm/prm_sq.h"
+#include "prm/prm_tir.h"
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
 
@@ -112,6 +115,25 @@ uint8_t swnic_cmd_destroy_queue(struct swnic_cmd *c, uint32_t qpn, bool eth);
 void swnic_cmd_qp_free(struct swnic_qp_obj *o);
 void swnic_cmd_cq_free(struct swnic_cq_obj *o);
 void swnic_cmd_srq_free(struct swnic_srq_obj *o);
+/* Ethernet receive: RQs (swnic_cmd_rq.c), RQTs and TIRs (swnic_cmd_tir.c), flow tables and groups
+ * (swnic_cmd_flow.c), entries and counters (swnic_cmd_fte.c). */
+uint8_t swnic_cmd_create_rq(struct swnic_cmd *c);
+uint8_t swnic_cmd_modify_rq(struct swnic_cmd *c);
+uint8_t swnic_cmd_destroy_rq(struct swnic_cmd *c);
+uint8_t swnic_cmd_create_rqt(struct swnic_cmd *c);
+uint8_t swnic_cmd_destroy_rqt(struct swnic_cmd *c);
+uint8_t swnic_cmd_create_tir(struct swnic_cmd *c);
+uint8_t swnic_cmd_destroy_tir(struct swnic_cmd *c);
+uint8_t swnic_cmd_create_flow_table(struct swnic_cmd *c);
+uint8_t swnic_cmd_destroy_flow_table(struct swnic_cmd *c);
+uint8_t swnic_cmd_set_flow_table_root(struct swnic_cmd *c);
+uint8_t swnic_cmd_create_flow_group(struct swnic_cmd *c);
+uint8_t swnic_cmd_destroy_flow_group(struct swnic_cmd *c);
+uint8_t swnic_cmd_set_fte(struct swnic_cmd *c);
+uint8_t swnic_cmd_delete_fte(struct swnic_cmd *c);
+uint8_t swnic_cmd_alloc_flow_counter(struct swnic_cmd *c);
+uint8_t swnic_cmd_dealloc_flow_counter(struct swnic_cmd *c);
+uint8_t swnic_cmd_query_flow_counter(struct swnic_cmd *c);
 void swnic_cmd_tis_free(struct swnic_tis *tis);
 
 #endif /* OGDA_SWNIC_SWNIC_CMD_INT_H_ */

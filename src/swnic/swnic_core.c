@@ -11,6 +11,7 @@
  */
 #include "swnic/swnic.h"
 #include "swnic/swnic_ctl.h"
+#include "swnic/swnic_steer.h"
 #include "swnic/swnic_event.h"
 
 #include "core/env.h"
@@ -152,6 +153,7 @@ static void nic_destroy(struct swnic *nic)
 	if (nic->fabric != NULL)
 		swnic_fabric_destroy(nic->fabric);
 	swnic_eth_detach(nic);
+	swnic_steer_destroy(nic->steer);
 	swnic_events_destroy(nic->events);
 	swnic_cmd_release_all(nic);
 	swnic_mem_release_all(nic);
@@ -195,6 +197,12 @@ static doca_error_t nic_create(uint32_t index, struct swnic **out)
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_ERR("%s: cannot create the event registry: %s", nic->name, doca_error_get_name(err));
 		nic->events = NULL;
+		nic_destroy(nic);
+		return err;
+	}
+	err = swnic_steer_create(nic, &nic->steer);
+	if (err != DOCA_SUCCESS) {
+		nic->steer = NULL;
 		nic_destroy(nic);
 		return err;
 	}

@@ -88,7 +88,8 @@ static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields 
 		OGDA_LOG_ERR("CQE post on an invalid CQ (cq %p)", (void *)cq);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (f->opcode != OPENGDA_MLX5_CQE_REQ_ERR && f->opcode != OPENGDA_MLX5_CQE_RESP_ERR)
+	/* A caller may bring its own time stamp (Ethernet receives: the real-time clock format). */
+	if (f->opcode != OPENGDA_MLX5_CQE_REQ_ERR && f->opcode != OPENGDA_MLX5_CQE_RESP_ERR && f->timestamp == 0)
 		f->timestamp = swnic_now_ns();
 	pthread_mutex_lock(&cq->lock);
 	if (atomic_load_explicit(&cq->in_error, memory_order_relaxed)) {
@@ -136,6 +137,18 @@ static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields 
 		     cq->cqn, produced, idx, cqe_opcode_name(f->opcode), f->qpn, (unsigned)f->wqe_counter,
 		     (unsigned)f->wqe_opcode, f->byte_cnt, (unsigned)f->syndrome, (unsigned)f->vendor_syndrome);
 	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_cq_post_fields(struct swnic_cq *cq, const struct opengda_mlx5_cqe_fields *f)
+{
+	struct opengda_mlx5_cqe_fields copy;
+
+	if (f == NULL || f->opcode == OPENGDA_MLX5_CQE_REQ_ERR || f->opcode == OPENGDA_MLX5_CQE_RESP_ERR) {
+		OGDA_LOG_ERR("CQE fields: a non-error CQE is needed (error CQEs go through swnic_cq_post_error)");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	copy = *f;
+	return cq_post(cq, &copy);
 }
 
 doca_error_t swnic_cq_post_req(struct swnic_cq *cq, uint8_t wqe_opcode, uint32_t qpn, uint32_t user_index,

@@ -131,6 +131,21 @@ enum swnic_cmd_syndrome {
 	SWNIC_SYND_BAD_WQ_STRIDE = 0x0905,     /* BAD_PARAM: stride not 16..512 bytes */
 	SWNIC_SYND_BAD_RMP_STATE = 0x0906,     /* BAD_PARAM: state value not RST/RDY/ERR */
 	SWNIC_SYND_RMP_STATE = 0x0907,         /* BAD_RES_STATE: wrong current state / transition */
+	SWNIC_SYND_BAD_RQN = 0x0b01,           /* BAD_PARAM: no such Ethernet RQ */
+	SWNIC_SYND_RQ_IN_USE = 0x0b02,         /* BAD_RES_STATE: TIRs or RQTs name it */
+	SWNIC_SYND_RQ_STATE = 0x0b03,          /* BAD_RES_STATE: wrong current state / transition */
+	SWNIC_SYND_BAD_RQ_WQ = 0x0b04,         /* BAD_PARAM: RQ wq not cyclic, stride or size outside the model */
+	SWNIC_SYND_BAD_RQTN = 0x0b05,          /* BAD_PARAM: no such RQT, or a bad RQ list */
+	SWNIC_SYND_RQT_IN_USE = 0x0b06,        /* BAD_RES_STATE: TIRs spread over it */
+	SWNIC_SYND_BAD_TIRN = 0x0b07,          /* BAD_PARAM: no such TIR, or a bad dispatch / hash */
+	SWNIC_SYND_TIR_IN_USE = 0x0b08,        /* BAD_RES_STATE: flow table entries forward to it */
+	SWNIC_SYND_BAD_FT = 0x0b09,            /* BAD_PARAM: no such flow table, or a bad type / level / size */
+	SWNIC_SYND_FT_IN_USE = 0x0b0a,         /* BAD_RES_STATE: groups, entries or tables name it, or it is the root */
+	SWNIC_SYND_BAD_FG = 0x0b0b,            /* BAD_PARAM: no such group, a bad range, or criteria not modelled */
+	SWNIC_SYND_FG_IN_USE = 0x0b0c,         /* BAD_RES_STATE: entries belong to it */
+	SWNIC_SYND_BAD_FTE = 0x0b0d,           /* BAD_PARAM: index outside its group, bad action or destination */
+	SWNIC_SYND_BAD_COUNTER = 0x0b0e,       /* BAD_PARAM: no such flow counter */
+	SWNIC_SYND_COUNTER_IN_USE = 0x0b0f,    /* BAD_RES_STATE: entries count into it */
 };
 
 /* ---- instance (swnic_core.c) ---- */

@@ -5,7 +5,8 @@
  * written first when the WQE asks (swnic_eth_csum.c).
  *
  * One port per NIC, attached by OPENGDA_SWNIC_ETH_IFACE at creation or later by
- * opengda_eth_port_attach(). nic->eth_lock guards the port and serialises sends: the wire
+ * opengda_eth_port_attach(). Frames arriving there are read by the port's receive thread
+ * (swnic_eth_rx.c) and steered into receive queues (swnic_steer.c). nic->eth_lock guards the port and serialises sends: the wire
  * takes one frame at a time, and the frame is assembled in the port's own buffer.
  */
 #include "swnic/swnic.h"
@@ -15,6 +16,7 @@
 #include "swnic/swnic_ctl.h"
 #include "swnic/swnic_engine.h"
 #include "swnic/swnic_eth_csum.h"
+#include "swnic/swnic_eth_rx.h"
 
 #include <errno.h>
 #include <linux/if_packet.h>
@@ -34,6 +36,7 @@ struct swnic_eth_port {
 	int fd;
 	int ifindex;
 	char ifname[IF_NAMESIZE];
+	struct swnic_eth_rx *rx;          /* the receive thread (swnic_eth_rx.c) */
 	uint8_t frame[ETH_FRAME_MAX];
 };
 
@@ -93,6 +96,7 @@ static void port_close(struct swnic_eth_port *p)
 {
 	if (p == NULL)
 		return;
+	swnic_eth_rx_stop(p->rx);
 	close(p->fd);
 	free(p);
 }
@@ -110,6 +114,11 @@ doca_error_t swnic_eth_attach(struct swnic *nic, const char *ifname)
 	err = port_open(ifname, &p);
 	if (err != DOCA_SUCCESS)
 		return err;
+	err = swnic_eth_rx_start(nic, p->ifindex, p->ifname, &p->rx);
+	if (err != DOCA_SUCCESS) {
+		port_close(p);
+		return err;
+	}
 	pthread_mutex_lock(&nic->eth_lock);
 	old = nic->eth;
 	nic->eth = p;

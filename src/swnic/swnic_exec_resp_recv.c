@@ -57,150 +57,10 @@
 #include "prm/prm_rmp.h"
 #include "swnic/swnic_engine.h"
 #include "swnic/swnic_event.h"
+#include "swnic/swnic_recv_wqe.h"
 
 #include <stdint.h>
 #include <string.h>
-
-#define RECV_MAX_LOG_STRIDE 8u  /* 4 KiB entries: 256 data segments */
-#define RECV_MAX_SGE (1u << RECV_MAX_LOG_STRIDE)
-#define RECV_SEG_SIZE 16u
-
-struct recv_sge {
-	uint64_t addr;
-	uint32_t len;
-	uint32_t lkey;
-};
-
-struct recv_wqe {
-	uint16_t counter;  /* CQE wqe_counter */
-	uint32_t nsge;
-	uint64_t capacity; /* bytes the scatter list can hold */
-	struct recv_sge sge[RECV_MAX_SGE];
-	uint32_t nheld;                           /* SGEs [0, nheld) have their MR held */
-	struct swnic_mr_hold hold[RECV_MAX_SGE];  /* while the data is placed */
-};
-
-enum take_result {
-	TAKE_OK,
-	TAKE_EMPTY,
-	TAKE_BROKEN,
-};
-
-
-
-
-/* Takes the next receive WQE of rq (caller holds its lock) and copies its scatter list. */
-static enum take_result rq_take(struct swnic_rq *rq, bool linked_list, struct recv_wqe *w)
-{
-	uint32_t entries, stride, idx, off;
-	uint16_t producer;
-	const uint8_t *e;
-
-	w->nsge = 0;
-	w->capacity = 0;
-	w->counter = 0;
-	if (rq->ring == NULL || rq->dbr == NULL || rq->log_stride > RECV_MAX_LOG_STRIDE || rq->log_size > 16)
-		return TAKE_BROKEN;
-	producer = (uint16_t)opengda_mlx5_be32toh(atomic_load_explicit(&rq->dbr[OPENGDA_MLX5_RCV_DBR],
-								       memory_order_acquire));
-	if (producer == (uint16_t)rq->ci)
-		return TAKE_EMPTY;
-
-	entries = 1u << rq->log_size;
-	stride = RECV_SEG_SIZE << rq->log_stride;
-	idx = (linked_list ? rq->head : rq->ci) & (entries - 1u);
-	e = rq->ring + (size_t)idx * stride;
-
-	for (off = linked_list ? RECV_SEG_SIZE : 0; off + RECV_SEG_SIZE <= stride; off += RECV_SEG_SIZE) {
-		struct recv_sge *s = &w->sge[w->nsge];
-
-		s->lkey = ogda_load_be32(e + off + 4);
-		if (s->lkey == OPENGDA_MLX5_INVALID_LKEY)
-			break;
-		s->len = ogda_load_be32(e + off);
-		s->addr = ogda_load_be64(e + off + 8);
-		w->capacity += s->len;
-		w->nsge++;
-	}
-	if (linked_list) {
-		w->counter = (uint16_t)idx;
-		rq->head = ogda_load_be16(e + 2);
-	} else {
-		w->counter = (uint16_t)rq->ci;
-	}
-	rq->ci++;
-	return TAKE_OK;
-}
-
-/* Vendor syndrome of a receive SGE whose key check failed (swnic_mr_resolve's error). */
-static uint8_t lkey_vendor_syndrome(doca_error_t err)
-{
-	switch (err) {
-	case DOCA_ERROR_NOT_PERMITTED:
-		return SWNIC_VSYND_LKEY_ACCESS;
-	case DOCA_ERROR_INVALID_VALUE:
-		return SWNIC_VSYND_LKEY_RANGE;
-	default:
-		return SWNIC_VSYND_BAD_LKEY;
-	}
-}
-
-/* Releases the receive buffers' MRs held by scatter_check. */
-static void scatter_release(struct recv_wqe *w)
-{
-	while (w->nheld > 0)
-		swnic_mr_unhold(&w->hold[--w->nheld]);
-}
-
-/*
- * Checks every lkey that receives bytes and holds its MR until scatter_release (nothing
- * is written here); 0 or a vendor syndrome, with nothing held.
- */
-static uint8_t scatter_check(struct swnic *nic, const struct swnic_pd *pd, struct recv_wqe *w, uint32_t len,
-			     uint32_t qpn)
-{
-	uint32_t left = len, i;
-
-	w->nheld = 0;
-	for (i = 0; i < w->nsge && left > 0; i++) {
-		uint32_t chunk = w->sge[i].len < left ? w->sge[i].len : left;
-		doca_error_t err;
-
-		memset(&w->hold[i], 0, sizeof(w->hold[i]));
-		w->nheld = i + 1;
-		if (chunk == 0)
-			continue;
-		err = swnic_mr_hold(nic, w->sge[i].lkey, false, pd, w->sge[i].addr, chunk, OGDA_ACCESS_LOCAL_WRITE,
-				    &w->hold[i]);
-		if (err != DOCA_SUCCESS) {
-			scatter_release(w);
-			OGDA_LOG_DBG("qp 0x%x: receive SGE %u lkey 0x%x [0x%llx, +%u) refused: %s", qpn, i,
-				     w->sge[i].lkey, (unsigned long long)w->sge[i].addr, chunk,
-				     doca_error_get_name(err));
-			return lkey_vendor_syndrome(err);
-		}
-		left -= chunk;
-	}
-	return 0;
-}
-
-static bool scatter(const struct recv_wqe *w, const uint8_t *data, uint32_t len)
-{
-	uint32_t left = len, i;
-
-	for (i = 0; i < w->nsge && left > 0; i++) {
-		uint32_t chunk = w->sge[i].len < left ? w->sge[i].len : left;
-
-		if (chunk == 0)
-			continue;
-		if (swnic_mem_copy_held((void *)(uintptr_t)w->sge[i].addr, w->hold[i].mr.kind, data, OGDA_MEM_HOST, chunk,
-					&w->hold[i], NULL) != DOCA_SUCCESS)
-			return false;
-		data += chunk;
-		left -= chunk;
-	}
-	return true;
-}
 
 static uint8_t cqe_opcode_of(uint8_t op)
 {
@@ -256,7 +116,7 @@ struct recv_outcome {
 
 /* Places the message for the WQE taken (nothing is written unless every check passed). */
 static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const struct swnic_pd *pd,
-				 const struct swnic_req *req, const struct swnic_mr_hold *write, struct recv_wqe *w)
+				 const struct swnic_req *req, const struct swnic_mr_hold *write, struct swnic_recv_wqe *w)
 {
 	struct recv_outcome o = {SWNIC_RESP_ACK, 0, 0};
 	bool placed;
@@ -273,12 +133,12 @@ static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const s
 		return (struct recv_outcome){SWNIC_RESP_NAK_INVALID_REQ, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, 0};
 	if (scatter_to_cqe(qp, req))
 		return o; /* the CQE carries the bytes; the WQE's buffers stay untouched */
-	o.vendor_syndrome = scatter_check(nic, pd, w, req->len, qp->qpn);
+	o.vendor_syndrome = swnic_recv_hold(nic, pd, w, req->len, qp->qpn);
 	if (o.vendor_syndrome != 0)
 		return (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 					     o.vendor_syndrome};
-	placed = scatter(w, req->payload, req->len);
-	scatter_release(w);
+	placed = swnic_recv_scatter(w, req->payload, req->len);
+	swnic_recv_release(w);
 	if (!placed)
 		return (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 					     SWNIC_VSYND_LOCAL_COPY};
@@ -290,24 +150,24 @@ static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const s
  * *syndrome then being the RESP_ERR CQE's syndrome (0: the receive CQ overran).
  */
 static uint8_t receive_locked(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
-			      const struct swnic_mr_hold *write, struct recv_wqe *w, bool *failed, uint8_t *syndrome)
+			      const struct swnic_mr_hold *write, struct swnic_recv_wqe *w, bool *failed, uint8_t *syndrome)
 {
 	struct swnic_rq *rq = qp->srq != NULL ? &qp->srq->rq : &qp->rq;
 	const struct swnic_pd *pd = qp->srq != NULL && qp->srq->pd != NULL ? qp->srq->pd : qp->pd;
 	bool linked = qp->srq != NULL && qp->srq->rq.wq_type == PRM_WQ_TYPE_LINKED_LIST;
 	uint8_t state = atomic_load_explicit(&qp->state, memory_order_acquire);
 	struct recv_outcome o;
-	enum take_result taken;
+	enum swnic_rq_take_result taken;
 	doca_error_t err;
 
 	if (state != PRM_QP_STATE_RTR && state != PRM_QP_STATE_RTS)
 		return SWNIC_RESP_NO_QP;
 	pthread_mutex_lock(&rq->lock);
-	taken = rq_take(rq, linked, w);
+	taken = swnic_rq_take(rq, linked, w);
 	pthread_mutex_unlock(&rq->lock);
-	if (taken == TAKE_EMPTY)
+	if (taken == SWNIC_RQ_TAKE_EMPTY)
 		return SWNIC_RESP_NAK_RNR;
-	if (taken == TAKE_BROKEN) {
+	if (taken == SWNIC_RQ_TAKE_BROKEN) {
 		OGDA_LOG_ERR("%s qp 0x%x: receive queue not usable (ring %p dbr %p log_stride %u log_size %u)",
 			     nic->name, qp->qpn, (void *)rq->ring, (void *)rq->dbr, rq->log_stride, rq->log_size);
 		return SWNIC_RESP_NAK_REMOTE_OP;
@@ -352,7 +212,7 @@ static void raise_recv_error(struct swnic *nic, const struct swnic_qp *qp, uint8
 uint8_t swnic_resp_receive(struct swnic *nic, struct swnic_qp *qp, const struct swnic_req *req,
 			   const struct swnic_mr_hold *write)
 {
-	struct recv_wqe w; /* about 21 KiB: the largest receive WQE the model accepts, and its holds */
+	struct swnic_recv_wqe w; /* about 21 KiB: the largest receive WQE the model accepts, and its holds */
 	uint8_t verdict, old, syndrome = 0;
 	bool failed = false;
 

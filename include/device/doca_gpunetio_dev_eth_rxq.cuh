@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file doca_gpunetio_dev_eth_rxq.cuh
+ * @brief DOCA GPUNetIO Ethernet receive queue, device side: the SDK 3.2+ ("Gen-B") names, template
+ *        parameters and defaults, on the C core include/device/ogda_dev_eth_rx.h.
+ *
+ * doca_gpu_dev_eth_rxq_recv<exec_scope, mcst_mode, nic_handler, rx_attr>(rxq, max_rx_pkts,
+ * timeout_ns, &first_pkt_idx, &pkt_num, attr) and its _thread / _warp / _block forms; the packet
+ * accessors get_pkt_addr, get_pkt_mkey, get_pkt_ts, get_pkt_bytes, get_pkt_cqe.
+ *
+ * Scopes: THREAD — one thread calls. WARP — all 32 lanes of a warp call (full mask); each lane
+ * looks at its own CQE of a run of 32 and the run's ready prefix is agreed with a ballot. BLOCK —
+ * every thread of the block calls; the first warp receives as in WARP scope, the others wait at a
+ * barrier. In WARP and BLOCK scope every calling thread gets the same *first_pkt_idx, *pkt_num
+ * and return value (through its own pointers, which may point to the same shared variables);
+ * attr[i] is written once, for packet i, by the thread that read its CQE.
+ *
+ * Limits: max_rx_pkts = 0 is a ring's worth, timeout_ns = 0 no time limit (both 0: wait for a
+ * ring's worth). The timeout is measured from the call on %globaltimer. Returns DOCA_SUCCESS or
+ * DOCA_ERROR_DRIVER when an error CQE ended the receive (the packets before it are returned).
+ *
+ * Differences from the SDK (docs/ethernet.md): MCST (ENABLED, or AUTO on a queue with need_mcst)
+ * is a system-scope fence, not a DUMP on a loopback QP; nic_handler is accepted and not used (a
+ * receive rings no doorbell); striding receive queues are not built (striding_rq is 0).
+ *
+ * C++17, device code only.
+ */
+#ifndef DOCA_GPUNETIO_DEV_ETH_RXQ_CUH
+#define DOCA_GPUNETIO_DEV_ETH_RXQ_CUH
+
+#include "../doca_error.h"
+#include "../doca_gpunetio_eth_def.h"
+#include "ogda_dev_eth_rx.h"
+
+namespace ogda_cuh {
+
+__device__ static __forceinline__ doca_error_t eth_rx_status(int rc)
+{
+	return rc == 0 ? DOCA_SUCCESS : DOCA_ERROR_DRIVER;
+}
+
+template <enum doca_gpu_dev_eth_mcst_mode mcst_mode>
+__device__ static __forceinline__ void eth_rx_mcst(const struct doca_gpu_eth_rxq *rxq, uint32_t n)
+{
+	if (n != 0 && (mcst_mode == DOCA_GPUNETIO_ETH_MCST_ENABLED ||
+		       (mcst_mode == DOCA_GPUNETIO_ETH_MCST_AUTO && rxq->need_mcst)))
+		__threadfence_system();
+}
+
+/** Results of a group receive, passed from the receiving warp to every caller. */
+struct eth_rx_result {
+	uint64_t first;
+	uint32_t num;
+	int rc;
+};
+
+/**
+ * The warp receive: all 32 lanes call. Lane i reads CQE ci + n + i; the ready prefix of the 32
+ * (a ballot) joins the batch. Lane 0 decides the timeout for all.
+ */
+template <enum doca_gpu_dev_eth_rxq_attr_type rx_attr>
+__device__ static __forceinline__ eth_rx_result eth_rx_warp(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts,
+							    uint64_t timeout_ns, struct doca_gpu_dev_eth_rxq_attr *attr)
+{
+	const uint32_t full = 0xffffffffu, lane = threadIdx.x & 31u;
+	uint64_t ci = rxq->cq.cqe_ci, deadline = lane == 0 ? ogda_dev_deadline(timeout_ns) : 0;
+	uint32_t limit = ogda_dev_eth_rx_limit(rxq, max_rx_pkts), n = 0;
+	eth_rx_result r = {DOCA_GPUNETIO_ETH_RX_NO_PKT, 0, 0};
+
+	for (;;) {
+		int st = n + lane < limit ? ogda_dev_eth_rx_cqe_state(rxq, ci + n + lane) : 0;
+		uint32_t ready = __ballot_sync(full, st == 1);
+		uint32_t bad = __ballot_sync(full, st < 0);
+		uint32_t run = ready == full ? 32u : (uint32_t)(__ffs(~ready) - 1);
+		int stop;
+
+		if (lane < run && attr != nullptr)
+			ogda_dev_eth_rx_attr(rxq, ci + n + lane, (int)rx_attr, &attr[n + lane]);
+		/* An error CQE right after the ready run ends the receive. */
+		if (bad != 0 && (uint32_t)(__ffs(bad) - 1) == run)
+			r.rc = __shfl_sync(full, st, run);
+		n += run;
+		stop = n >= limit || r.rc != 0 || (lane == 0 && run == 0 && ogda_dev_expired(deadline));
+		if (__shfl_sync(full, stop, 0) || n >= limit || r.rc != 0)
+			break;
+		if (run == 0)
+			ogda_dev_spin_pause();
+	}
+	r.num = n;
+	if (n != 0)
+		r.first = ogda_dev_eth_rx_pkt_idx(rxq, ci);
+	__syncwarp(full);
+	if (lane == 0)
+		ogda_dev_eth_rx_release(rxq, ci, n);
+	__syncwarp(full);
+	return r;
+}
+
+} /* namespace ogda_cuh */
+
+/** Thread scope: one thread receives. */
+template <enum doca_gpu_dev_eth_mcst_mode mcst_mode = DOCA_GPUNETIO_ETH_MCST_DISABLED,
+	  enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
+	  enum doca_gpu_dev_eth_rxq_attr_type rx_attr = DOCA_GPUNETIO_ETH_RX_ATTR_NONE>
+__device__ static __forceinline__ doca_error_t
+doca_gpu_dev_eth_rxq_recv_thread(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts, uint64_t timeout_ns,
+				 uint64_t *out_first_pkt_idx, uint32_t *out_pkt_num,
+				 struct doca_gpu_dev_eth_rxq_attr *out_attr)
+{
+	int rc = ogda_dev_eth_rx_recv(rxq, max_rx_pkts, timeout_ns, out_first_pkt_idx, out_pkt_num, out_attr,
+				      (int)rx_attr);
+
+	(void)nic_handler;
+	ogda_cuh::eth_rx_mcst<mcst_mode>(rxq, *out_pkt_num);
+	return ogda_cuh::eth_rx_status(rc);
+}
+
+/** Warp scope: the 32 lanes of one warp receive together. */
+template <enum doca_gpu_dev_eth_mcst_mode mcst_mode = DOCA_GPUNETIO_ETH_MCST_DISABLED,
+	  enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
+	  enum doca_gpu_dev_eth_rxq_attr_type rx_attr = DOCA_GPUNETIO_ETH_RX_ATTR_NONE>
+__device__ static __forceinline__ doca_error_t
+doca_gpu_dev_eth_rxq_recv_warp(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts, uint64_t timeout_ns,
+			       uint64_t *out_first_pkt_idx, uint32_t *out_pkt_num,
+			       struct doca_gpu_dev_eth_rxq_attr *out_attr)
+{
+	ogda_cuh::eth_rx_result r = ogda_cuh::eth_rx_warp<rx_attr>(rxq, max_rx_pkts, timeout_ns, out_attr);
+
+	(void)nic_handler;
+	ogda_cuh::eth_rx_mcst<mcst_mode>(rxq, r.num);
+	*out_first_pkt_idx = r.first;
+	*out_pkt_num = r.num;
+	return ogda_cuh::eth_rx_status(r.rc);
+}
+
+/** Block scope: every thread of the block calls; the first warp receives. */
+template <enum doca_gpu_dev_eth_mcst_mode mcst_mode = DOCA_GPUNETIO_ETH_MCST_DISABLED,
+	  enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
+	  enum doca_gpu_dev_eth_rxq_attr_type rx_attr = DOCA_GPUNETIO_ETH_RX_ATTR_NONE>
+__device__ static __forceinline__ doca_error_t
+doca_gpu_dev_eth_rxq_recv_block(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts, uint64_t timeout_ns,
+				uint64_t *out_first_pkt_idx, uint32_t *out_pkt_num,
+				struct doca_gpu_dev_eth_rxq_attr *out_attr)
+{
+	__shared__ ogda_cuh::eth_rx_result shared_r;
+	uint32_t tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+	ogda_cuh::eth_rx_result r;
+
+	(void)nic_handler;
+	if (tid < 32u) {
+		r = ogda_cuh::eth_rx_warp<rx_attr>(rxq, max_rx_pkts, timeout_ns, out_attr);
+		if (tid == 0)
+			shared_r = r;
+	}
+	__syncthreads();
+	r = shared_r;
+	ogda_cuh::eth_rx_mcst<mcst_mode>(rxq, r.num);
+	__syncthreads(); /* every thread has its copy before a next receive rewrites shared_r */
+	*out_first_pkt_idx = r.first;
+	*out_pkt_num = r.num;
+	return ogda_cuh::eth_rx_status(r.rc);
+}
+
+/**
+ * Receives up to @p max_rx_pkts packets (0: no limit but the ring) within @p timeout_ns (0: no
+ * time limit) in @p exec_scope; see the file comment.
+ */
+template <enum doca_gpu_dev_eth_exec_scope exec_scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD,
+	  enum doca_gpu_dev_eth_mcst_mode mcst_mode = DOCA_GPUNETIO_ETH_MCST_DISABLED,
+	  enum doca_gpu_dev_eth_nic_handler nic_handler = DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
+	  enum doca_gpu_dev_eth_rxq_attr_type rx_attr = DOCA_GPUNETIO_ETH_RX_ATTR_NONE>
+__device__ static __forceinline__ doca_error_t
+doca_gpu_dev_eth_rxq_recv(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts, uint64_t timeout_ns,
+			  uint64_t *out_first_pkt_idx, uint32_t *out_pkt_num, struct doca_gpu_dev_eth_rxq_attr *out_attr)
+{
+	if (exec_scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP)
+		return doca_gpu_dev_eth_rxq_recv_warp<mcst_mode, nic_handler, rx_attr>(
+			rxq, max_rx_pkts, timeout_ns, out_first_pkt_idx, out_pkt_num, out_attr);
+	if (exec_scope == DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK)
+		return doca_gpu_dev_eth_rxq_recv_block<mcst_mode, nic_handler, rx_attr>(
+			rxq, max_rx_pkts, timeout_ns, out_first_pkt_idx, out_pkt_num, out_attr);
+	return doca_gpu_dev_eth_rxq_recv_thread<mcst_mode, nic_handler, rx_attr>(rxq, max_rx_pkts, timeout_ns,
+										  out_first_pkt_idx, out_pkt_num, out_attr);
+}
+
+/** Address of packet @p packet_idx (an index a receive returned, plus its offset in the batch). */
+__device__ static __forceinline__ uint64_t doca_gpu_dev_eth_rxq_get_pkt_addr(const struct doca_gpu_eth_rxq *rxq,
+									     uint64_t packet_idx)
+{
+	return ogda_dev_eth_rx_pkt_addr(rxq, packet_idx);
+}
+
+/** Key of the packet buffers, big-endian (to send a packet on from its buffer). */
+__device__ static __forceinline__ uint32_t doca_gpu_dev_eth_rxq_get_pkt_mkey(const struct doca_gpu_eth_rxq *rxq)
+{
+	return rxq->pkt_mkey;
+}
+
+/**
+ * The CQE of packet @p packet_idx. The CQ has a CQE per packet buffer, so it stays valid until the
+ * ring comes round again (as the SDK warns, a later receive may overwrite it).
+ */
+__device__ static __forceinline__ const uint8_t *doca_gpu_dev_eth_rxq_get_pkt_cqe(const struct doca_gpu_eth_rxq *rxq,
+										  uint64_t packet_idx)
+{
+	return ogda_dev_cqe_at(&rxq->cq, packet_idx);
+}
+
+/** Time stamp of packet @p packet_idx in nanoseconds. */
+__device__ static __forceinline__ uint64_t doca_gpu_dev_eth_rxq_get_pkt_ts(const struct doca_gpu_eth_rxq *rxq,
+									   uint64_t packet_idx)
+{
+	return ogda_dev_eth_rx_cqe_ts_ns(doca_gpu_dev_eth_rxq_get_pkt_cqe(rxq, packet_idx));
+}
+
+/** Frame length of packet @p packet_idx. */
+__device__ static __forceinline__ uint32_t doca_gpu_dev_eth_rxq_get_pkt_bytes(const struct doca_gpu_eth_rxq *rxq,
+									     uint64_t packet_idx)
+{
+	return ogda_dev_eth_rx_be32(doca_gpu_dev_eth_rxq_get_pkt_cqe(rxq, packet_idx) + OGDA_DEV_ETH_RX_CQE_BYTE_CNT);
+}
+
+#endif /* DOCA_GPUNETIO_DEV_ETH_RXQ_CUH */

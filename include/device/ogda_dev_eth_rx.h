@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file ogda_dev_eth_rx.h
+ * @brief Ethernet receives of the device data path (C core; CUDA and host threads).
+ *
+ * A receive queue is cyclic: receive WQE i always names packet buffer i, all WQEs are posted
+ * when the queue starts, and every packet a receive returns gives its WQE straight back to the
+ * NIC (the RQ doorbell record moves by the number of packets), as the SDK's cyclic queue does.
+ * The packets of one receive are consecutive buffers: the NIC fills WQEs in ring order.
+ *
+ * The receive reads CQEs from cqe_ci on: a CQE is the NIC's when its owner bit matches the pass
+ * over the ring; its op_own byte is read first and everything else after an acquire fence. An
+ * error CQE (the RQ ran into a bad key) ends the receive with the packets before it.
+ *
+ * One receiver per queue (the SDK's rule): cqe_ci and wqe_pi are advanced without atomics.
+ *
+ * device-code: yes
+ */
+#ifndef OGDA_DEV_ETH_RX_H
+#define OGDA_DEV_ETH_RX_H
+
+#include "../doca_gpunetio_eth_def.h"
+#include "ogda_dev_cq.h"
+
+/** CQE fields of an Ethernet receive (Linux mlx5 device.h struct mlx5_cqe64). */
+#define OGDA_DEV_ETH_RX_CQE_BYTE_CNT 0x2cu
+#define OGDA_DEV_ETH_RX_CQE_TIMESTAMP 0x30u
+#define OGDA_DEV_ETH_RX_CQE_WQE_COUNTER 0x3cu
+
+OGDA_DEV_FN uint32_t ogda_dev_eth_rx_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/**
+ * Whether the CQE of index @p idx has arrived: 1 yes, 0 not yet, OPENGDA_DEV_CQE_ERROR(syndrome)
+ * for an error CQE (recorded in cq.ogda_first_error).
+ */
+OGDA_DEV_FN int ogda_dev_eth_rx_cqe_state(struct doca_gpu_eth_rxq *rxq, uint64_t idx)
+{
+	struct doca_gpu_dev_verbs_cq *cq = &rxq->cq;
+	const uint8_t *cqe = ogda_dev_cqe_at(cq, idx);
+	uint8_t op_own = ogda_dev_load_nic_u8(cqe + 63);
+	uint8_t opcode = op_own >> 4;
+
+	if (opcode == OPENGDA_MLX5_CQE_INVALID || (op_own & 1u) != ((idx >> cq->cqe_log_num) & 1u))
+		return 0;
+	ogda_dev_fence_nic_acquire();
+	if (OGDA_DEV_UNLIKELY(opcode == OPENGDA_MLX5_CQE_RESP_ERR || opcode == OPENGDA_MLX5_CQE_REQ_ERR)) {
+		uint8_t syndrome = cqe[OPENGDA_MLX5_ERR_CQE_SYNDROME];
+
+		ogda_dev_cq_note_error(cq, syndrome, (uint16_t)(((uint16_t)cqe[60] << 8) | cqe[61]));
+		return OPENGDA_DEV_CQE_ERROR(syndrome);
+	}
+	return 1;
+}
+
+/** The packet index (buffer) of the arrived CQE @p idx: its WQE counter within the ring. */
+OGDA_DEV_FN uint64_t ogda_dev_eth_rx_pkt_idx(const struct doca_gpu_eth_rxq *rxq, uint64_t idx)
+{
+	const uint8_t *cqe = ogda_dev_cqe_at(&rxq->cq, idx);
+	uint32_t counter = (uint32_t)cqe[OGDA_DEV_ETH_RX_CQE_WQE_COUNTER] << 8 | cqe[OGDA_DEV_ETH_RX_CQE_WQE_COUNTER + 1];
+
+	return counter & rxq->wqe_mask;
+}
+
+/** The CQE's time stamp (seconds << 32 | nanoseconds) in nanoseconds. */
+OGDA_DEV_FN uint64_t ogda_dev_eth_rx_cqe_ts_ns(const uint8_t *cqe)
+{
+	uint64_t sec = ogda_dev_eth_rx_be32(cqe + OGDA_DEV_ETH_RX_CQE_TIMESTAMP);
+	uint64_t nsec = ogda_dev_eth_rx_be32(cqe + OGDA_DEV_ETH_RX_CQE_TIMESTAMP + 4);
+
+	return sec * 1000000000ull + nsec;
+}
+
+/** Fills @p a from the arrived CQE @p idx (@p rx_attr: enum doca_gpu_dev_eth_rxq_attr_type). */
+OGDA_DEV_FN void ogda_dev_eth_rx_attr(const struct doca_gpu_eth_rxq *rxq, uint64_t idx, int rx_attr,
+				      struct doca_gpu_dev_eth_rxq_attr *a)
+{
+	const uint8_t *cqe = ogda_dev_cqe_at(&rxq->cq, idx);
+
+	if (rx_attr == DOCA_GPUNETIO_ETH_RX_ATTR_NONE || a == 0)
+		return;
+	a->timestamp_ns = ogda_dev_eth_rx_cqe_ts_ns(cqe);
+	if (rx_attr == DOCA_GPUNETIO_ETH_RX_ATTR_ALL)
+		a->bytes = ogda_dev_eth_rx_be32(cqe + OGDA_DEV_ETH_RX_CQE_BYTE_CNT);
+}
+
+/**
+ * Retires @p n CQEs from @p ci: the CQ doorbell record moves past them and their WQEs go back to
+ * the NIC (the RQ doorbell record, behind a release fence so the NIC sees the CQ move first).
+ */
+OGDA_DEV_FN void ogda_dev_eth_rx_release(struct doca_gpu_eth_rxq *rxq, uint64_t ci, uint32_t n)
+{
+	if (n == 0)
+		return;
+	rxq->cq.cqe_ci = ci + n;
+	ogda_dev_store_nic_u32(rxq->cq.dbrec, opengda_mlx5_cq_dbr_set_ci_value((uint32_t)(ci + n)));
+	rxq->wqe_pi += n;
+	ogda_dev_fence_nic_release();
+	ogda_dev_store_nic_u32(rxq->wqe_db_rec, opengda_mlx5_htobe32((uint32_t)(rxq->wqe_pi & OPENGDA_MLX5_QP_DBR_MASK)));
+}
+
+/** The most packets one receive returns: @p max_rx_pkts, 0 meaning a ring's worth. */
+OGDA_DEV_FN uint32_t ogda_dev_eth_rx_limit(const struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts)
+{
+	uint32_t ring = rxq->cq.cqe_num < rxq->wqe_num ? rxq->cq.cqe_num : rxq->wqe_num;
+
+	return max_rx_pkts == 0 || max_rx_pkts > ring ? ring : max_rx_pkts;
+}
+
+/**
+ * Thread-scope receive (the SDK's recv_thread): waits until @p max_rx_pkts packets arrived (0: a
+ * ring's worth) or @p timeout_ns passed since the call (0: no time limit), whichever comes first.
+ * *first_pkt_idx: the first packet's index (DOCA_GPUNETIO_ETH_RX_NO_PKT when none), *pkt_num:
+ * how many; @p attr (may be NULL) gets one entry per packet. Returns 0, or the encoded error of
+ * an error CQE (the packets before it are returned and retired).
+ */
+OGDA_DEV_FN int ogda_dev_eth_rx_recv(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts, uint64_t timeout_ns,
+				     uint64_t *first_pkt_idx, uint32_t *pkt_num, struct doca_gpu_dev_eth_rxq_attr *attr,
+				     int rx_attr)
+{
+	uint64_t ci = rxq->cq.cqe_ci, deadline = ogda_dev_deadline(timeout_ns);
+	uint32_t limit = ogda_dev_eth_rx_limit(rxq, max_rx_pkts), n = 0;
+	int rc = 0;
+
+	for (;;) {
+		while (n < limit) {
+			int st = ogda_dev_eth_rx_cqe_state(rxq, ci + n);
+
+			if (st == 0)
+				break;
+			if (st < 0) {
+				rc = st;
+				break;
+			}
+			if (attr != 0)
+				ogda_dev_eth_rx_attr(rxq, ci + n, rx_attr, &attr[n]);
+			n++;
+		}
+		if (n >= limit || rc != 0 || ogda_dev_expired(deadline))
+			break;
+		ogda_dev_spin_pause();
+	}
+	*first_pkt_idx = n != 0 ? ogda_dev_eth_rx_pkt_idx(rxq, ci) : DOCA_GPUNETIO_ETH_RX_NO_PKT;
+	*pkt_num = n;
+	ogda_dev_eth_rx_release(rxq, ci, n);
+	return rc;
+}
+
+/** Address of packet @p idx (idx < 2 * pkt_num, as the SDK's accessor). */
+OGDA_DEV_FN uint64_t ogda_dev_eth_rx_pkt_addr(const struct doca_gpu_eth_rxq *rxq, uint64_t idx)
+{
+	uint64_t i = idx >= rxq->pkt_num ? idx - rxq->pkt_num : idx;
+
+	return rxq->pkt_addr + (uint64_t)rxq->max_pkt_sz * i;
+}
+
+#endif /* OGDA_DEV_ETH_RX_H */

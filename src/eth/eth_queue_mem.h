@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What Ethernet send and receive queues start alike: one block of queue memory (work queue ring,
+ * CQ ring, doorbell records) that the NIC reads, registered as a umem, and the CQ in it (PRM
+ * CREATE_CQ: 64-byte CQEs, overrun ignored, polled by index from device code).
+ */
+#ifndef OGDA_ETH_ETH_QUEUE_MEM_H_
+#define OGDA_ETH_ETH_QUEUE_MEM_H_
+
+#include "doca_error.h"
+#include "doca_gpunetio.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ogda_devx;
+struct ogda_devx_obj;
+struct ogda_devx_umem;
+
+struct eth_queue_mem {
+	struct ogda_devx *devx;
+	struct doca_gpu *gpu;
+	void *mem_cpu, *mem_gpu;      /* one doca_gpu_mem_alloc() block */
+	size_t len;
+	struct ogda_devx_umem *umem;
+	uint32_t umem_id;
+	struct ogda_devx_obj *cq;
+	uint32_t cqn;
+};
+
+/*
+ * Allocates @len bytes of queue memory (@mtype; on the software NIC always CPU_GPU, said at INFO;
+ * GPU memory on a ConnectX is not built: NOT_SUPPORTED), zeroes it, marks the 2^log_cqes CQEs at
+ * @cq_off invalid, and registers it as a umem. @what names the queue in log lines.
+ */
+doca_error_t eth_queue_mem_alloc(struct eth_queue_mem *qm, enum doca_gpu_mem_type mtype, size_t len, size_t cq_off,
+				 uint32_t log_cqes, const char *what);
+/* CREATE_CQ of 2^log_cqes CQEs at @cq_off, its doorbell record at @cq_dbr_off, on UAR page @uar_page. */
+doca_error_t eth_queue_cq_create(struct eth_queue_mem *qm, uint32_t log_cqes, size_t cq_off, size_t cq_dbr_off,
+				 uint32_t uar_page, const char *what);
+/* Destroys the CQ, deregisters and frees the memory (what exists); zeroes @qm. */
+void eth_queue_mem_release(struct eth_queue_mem *qm);
+
+/* Runs one create command through the device interface; a refusal is logged with its PRM status. */
+doca_error_t eth_run_create(struct ogda_devx *devx, const void *in, size_t inlen, void *out, size_t outlen,
+			    struct ogda_devx_obj **obj, const char *what);
+
+#endif /* OGDA_ETH_ETH_QUEUE_MEM_H_ */

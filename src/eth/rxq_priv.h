@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DOCA Ethernet receive queues (doca_eth_rxq.h): the object, what a started queue holds.
+ *
+ *   rxq.c        the receive queue object and its configuration
+ *   rxq_start.c  what start creates (memory, CQ, RQ, the device handle) and stop undoes
+ *   rxq_ids.c    queue ids for DOCA Flow (eth_queue_ids.h)
+ */
+#ifndef OGDA_ETH_RXQ_PRIV_H_
+#define OGDA_ETH_RXQ_PRIV_H_
+
+#include "doca_core/core_priv.h"
+#include "doca_eth_rxq.h"
+#include "doca_eth_rxq_gpu_data_path.h"
+#include "doca_gpunetio_eth_def.h"
+#include "eth/eth_queue_mem.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ogda_devx_obj;
+struct ogda_devx_uar;
+
+struct eth_rxq_res {
+	struct eth_queue_mem qm;          /* queue memory, umem, CQ (eth_queue_mem.h) */
+	struct ogda_devx_uar *uar;        /* named by the CQ */
+	struct ogda_devx_obj *rq;
+	uint32_t rqn;
+	struct doca_gpu_eth_rxq *handle;  /* device copy of `view` */
+	bool dev_used;                    /* core_dev_use() taken */
+	bool id_registered;               /* the queue id is in the registry */
+};
+
+struct doca_eth_rxq {
+	struct doca_ctx ctx;              /* first: doca_eth_rxq_as_doca_ctx() and back */
+	struct doca_dev *dev;
+	uint32_t max_burst;
+	uint32_t max_pkt;
+	enum doca_eth_rxq_type type;
+	struct doca_mmap *pkt_mmap;       /* held (core_mmap_hold) while set */
+	uint32_t pkt_offset, pkt_len;
+	enum doca_gpu_mem_type rq_mem_type;
+	bool need_mcst;
+	bool has_queue_id;
+	uint16_t queue_id;
+	struct doca_gpu_eth_rxq view;     /* host copy of the device handle */
+	struct eth_rxq_res res;
+};
+
+/* Packet buffers of a queue: max_burst rounded up to a power of two (at least 2). */
+uint32_t eth_rxq_pkt_num(uint32_t max_burst);
+
+/* core_ctx_ops of a receive queue (rxq_start.c). */
+doca_error_t eth_rxq_start(struct doca_ctx *ctx);
+doca_error_t eth_rxq_stop(struct doca_ctx *ctx);
+
+#endif /* OGDA_ETH_RXQ_PRIV_H_ */

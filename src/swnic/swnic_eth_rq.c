@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Ethernet receive queues of the software NIC: one received frame into the next receive WQE of
+ * an RQ (CREATE_RQ), and its CQE.
+ *
+ * The WQEs are those of every receive queue here (swnic_recv_wqe.h): data segments, one cyclic
+ * entry per frame, consumed in ring order while the doorbell record's producer counter is ahead.
+ * What a ConnectX does with a frame it cannot place, the model does too: no WQE posted → the
+ * frame is dropped and counted (the out_of_buffer counter of mlx5); a frame larger than the
+ * WQE's buffers → dropped and counted, the WQE stays posted; an lkey the WQE may not use → a
+ * RESP_ERR CQE (LOCAL_PROT) and the RQ enters ERR, after which frames are dropped.
+ *
+ * The CQE: opcode RESP_SEND, byte_cnt = frame length, wqe_counter = the consumer count of the
+ * WQE, sop_drop_qpn [23:0] = the steering entry's flow_tag, srqn_uidx = the RQ's user_index,
+ * hds_ip_ext = L2/L3/L4 OK, l4_l3_hdr_type = the header types, the RSS hash of the TIR, and the
+ * time stamp (CLOCK_REALTIME as sec << 32 | nsec, the NIC clock's format here).
+ */
+#include "swnic/swnic_steer.h"
+
+#include "core/log.h"
+#include "opengda_mlx5.h"
+#include "prm/prm_qpc.h"
+#include "swnic/swnic_engine.h"
+#include "swnic/swnic_event.h"
+#include "swnic/swnic_recv_wqe.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RQ_STATE_RDY 1u
+#define RQ_STATE_ERR 3u
+
+static uint8_t l4_l3_hdr_type(const struct swnic_pkt_info *pi)
+{
+	uint8_t l3 = 0, l4 = 0;
+
+	if (pi->l3 == SWNIC_PKT_L3_IPV4)
+		l3 = OPENGDA_MLX5_CQE_RX_L3_IPV4;
+	else if (pi->l3 == SWNIC_PKT_L3_IPV6)
+		l3 = OPENGDA_MLX5_CQE_RX_L3_IPV6;
+	if (pi->l4 == SWNIC_PKT_L4_UDP)
+		l4 = OPENGDA_MLX5_CQE_RX_L4_UDP;
+	else if (pi->l4 == SWNIC_PKT_L4_TCP)
+		l4 = (pi->tcp_flags & 0x10u) ? OPENGDA_MLX5_CQE_RX_L4_TCP_ACK_DATA : OPENGDA_MLX5_CQE_RX_L4_TCP;
+	return (uint8_t)(l4 << 4 | l3 << 2);
+}
+
+static uint8_t hds_ip_ext(const struct swnic_pkt_info *pi)
+{
+	return (uint8_t)((pi->l2_ok ? OPENGDA_MLX5_CQE_RX_L2_OK : 0u) | (pi->l3_ok ? OPENGDA_MLX5_CQE_RX_L3_OK : 0u) |
+			 (pi->l4_ok ? OPENGDA_MLX5_CQE_RX_L4_OK : 0u));
+}
+
+/* The NIC clock in the real-time format: seconds << 32 | nanoseconds (what the SDK converts). */
+static uint64_t realtime_stamp(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec << 32 | (uint64_t)ts.tv_nsec;
+}
+
+static void rq_to_error(struct swnic_eth_rq *rq, uint8_t syndrome)
+{
+	atomic_store(&rq->state, RQ_STATE_ERR);
+	OGDA_LOG_ERR("%s: RQ 0x%x enters ERR (syndrome 0x%x): later frames are dropped", rq->nic->name, rq->rqn,
+		     (unsigned)syndrome);
+}
+
+static bool complete(struct swnic_eth_rq *rq, const struct swnic_recv_wqe *w, uint32_t len,
+		     const struct swnic_rx_meta *m)
+{
+	struct opengda_mlx5_cqe_fields f;
+	doca_error_t err;
+
+	memset(&f, 0, sizeof(f));
+	f.opcode = OPENGDA_MLX5_CQE_RESP_SEND;
+	f.qpn = m->flow_tag & OPENGDA_MLX5_QPN_MASK;
+	f.user_index = rq->user_index;
+	f.wqe_counter = w->counter;
+	f.byte_cnt = len;
+	f.rx_hds_ip_ext = hds_ip_ext(m->pi);
+	f.rx_l4_l3_hdr_type = l4_l3_hdr_type(m->pi);
+	f.rx_rss_hash = m->rss_hash;
+	f.timestamp = realtime_stamp();
+	err = swnic_cq_post_fields(rq->cq, &f);
+	if (err != DOCA_SUCCESS) {
+		/* The CQ overran (or is in error): the completion is lost, the RQ stops as a NIC's does. */
+		rq_to_error(rq, 0);
+		return false;
+	}
+	return true;
+}
+
+bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_t len, const struct swnic_rx_meta *m)
+{
+	struct swnic_recv_wqe *w;
+	enum swnic_rq_take_result taken;
+	uint8_t vsynd;
+	bool ok = false;
+
+	if (atomic_load(&rq->state) != RQ_STATE_RDY) {
+		atomic_fetch_add(&rq->out_of_buffer, 1);
+		return false;
+	}
+	/* About 21 KiB: on the heap, the receive thread's stack stays small. */
+	w = malloc(sizeof(*w));
+	if (w == NULL) {
+		atomic_fetch_add(&rq->out_of_buffer, 1);
+		return false;
+	}
+	pthread_mutex_lock(&rq->rq.lock);
+	taken = swnic_rq_take(&rq->rq, false, w);
+	if (taken == SWNIC_RQ_TAKE_EMPTY) {
+		atomic_fetch_add(&rq->out_of_buffer, 1);
+		goto out;
+	}
+	if (taken == SWNIC_RQ_TAKE_BROKEN) {
+		rq_to_error(rq, 0);
+		goto out;
+	}
+	if (w->capacity < len) {
+		rq->rq.ci--; /* the WQE stays posted for the next frame */
+		atomic_fetch_add(&rq->too_long, 1);
+		OGDA_LOG_DBG("%s: RQ 0x%x: a %u-byte frame does not fit a %llu-byte WQE: dropped", rq->nic->name,
+			     rq->rqn, len, (unsigned long long)w->capacity);
+		goto out;
+	}
+	vsynd = swnic_recv_hold(rq->nic, rq->pd, w, len, rq->rqn);
+	if (vsynd == 0 && !swnic_recv_scatter(w, frame, len))
+		vsynd = SWNIC_VSYND_LOCAL_COPY;
+	swnic_recv_release(w);
+	if (vsynd != 0) {
+		(void)swnic_cq_post_error(rq->cq, OPENGDA_MLX5_CQE_RESP_ERR, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+					  vsynd, 0, rq->rqn, rq->user_index, w->counter);
+		rq_to_error(rq, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+		goto out;
+	}
+	ok = complete(rq, w, len, m);
+	if (ok) {
+		atomic_fetch_add(&rq->packets, 1);
+		atomic_fetch_add(&rq->bytes, len);
+	}
+out:
+	pthread_mutex_unlock(&rq->rq.lock);
+	free(w);
+	return ok;
+}
