@@ -9,10 +9,13 @@
 #include "devx/hw_priv.h"
 #include "prm/prm_cmd.h"
 #include "prm/prm_cq.h"
+#include "prm/prm_flow.h"
 #include "prm/prm_pd_uar.h"
 #include "prm/prm_qp.h"
 #include "prm/prm_rmp.h"
+#include "prm/prm_rq.h"
 #include "prm/prm_sq.h"
+#include "prm/prm_tir.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -34,6 +37,17 @@ static const struct kind_info kinds[] = {
 	[HW_OBJ_TIS] = {PRM_CMD_CREATE_TIS, 0, 0, "tisn", "TIS"},
 	[HW_OBJ_SQ] = {PRM_CMD_CREATE_SQ, PRM_CMD_MODIFY_SQ, 0, "sqn", "SQ"},
 	[HW_OBJ_TD] = {PRM_CMD_ALLOC_TRANSPORT_DOMAIN, 0, 0, "transport_domain", "TD"},
+	[HW_OBJ_RQ] = {PRM_CMD_CREATE_RQ, PRM_CMD_MODIFY_RQ, PRM_CMD_QUERY_RQ, "rqn", "RQ"},
+	[HW_OBJ_RQT] = {PRM_CMD_CREATE_RQT, 0, 0, "rqtn", "RQT"},
+	[HW_OBJ_TIR] = {PRM_CMD_CREATE_TIR, 0, 0, "tirn", "TIR"},
+	[HW_OBJ_FLOW_TABLE] = {PRM_CMD_CREATE_FLOW_TABLE, 0, 0, "table_id", "flow table"},
+	[HW_OBJ_FLOW_GROUP] = {PRM_CMD_CREATE_FLOW_GROUP, 0, 0, "group_id", "flow group"},
+	/* Created by SET_FLOW_TABLE_ENTRY with op_mod 0 (see hw_obj_create); the kernel destroys it
+	 * with DELETE_FLOW_TABLE_ENTRY of the same table_type, table_id and flow_index. */
+	[HW_OBJ_FTE] = {PRM_CMD_SET_FLOW_TABLE_ENTRY, 0, PRM_CMD_QUERY_FLOW_TABLE_ENTRY, "flow_index",
+			"flow table entry"},
+	[HW_OBJ_FLOW_COUNTER] = {PRM_CMD_ALLOC_FLOW_COUNTER, 0, PRM_CMD_QUERY_FLOW_COUNTER, "flow_counter_id",
+				 "flow counter"},
 };
 
 /* The first 8 bytes of any mailbox: opcode / status and syndrome. */
@@ -85,6 +99,13 @@ static bool is_object_command(uint16_t opcode)
 	case PRM_CMD_DESTROY_RMP:
 	case PRM_CMD_DESTROY_SQ:
 	case PRM_CMD_DESTROY_TIS:
+	case PRM_CMD_DESTROY_RQ:
+	case PRM_CMD_DESTROY_RQT:
+	case PRM_CMD_DESTROY_TIR:
+	case PRM_CMD_DESTROY_FLOW_TABLE:
+	case PRM_CMD_DESTROY_FLOW_GROUP:
+	case PRM_CMD_DELETE_FLOW_TABLE_ENTRY:
+	case PRM_CMD_DEALLOC_FLOW_COUNTER:
 	case PRM_CMD_DEALLOC_TRANSPORT_DOMAIN:
 	case PRM_CMD_DEALLOC_PD:
 	case PRM_CMD_ALLOC_UAR:
@@ -146,8 +167,12 @@ static bool kind_of_create(uint16_t opcode, enum hw_obj_kind *kind)
 	return false;
 }
 
-static doca_error_t created_id(enum hw_obj_kind kind, const void *out, size_t outlen, uint32_t *id)
+static doca_error_t created_id(enum hw_obj_kind kind, const void *in, size_t inlen, const void *out, size_t outlen,
+			       uint32_t *id)
 {
+	uint64_t v = 0;
+	doca_error_t err;
+
 	switch (kind) {
 	case HW_OBJ_CQ:
 		return prm_create_cq_out_parse(out, outlen, id);
@@ -163,6 +188,26 @@ static doca_error_t created_id(enum hw_obj_kind kind, const void *out, size_t ou
 		return prm_create_sq_out_parse(out, outlen, id);
 	case HW_OBJ_TD:
 		return prm_alloc_td_out_parse(out, outlen, id);
+	case HW_OBJ_RQ:
+		return prm_create_rq_out_parse(out, outlen, id);
+	case HW_OBJ_RQT:
+		return prm_create_rqt_out_parse(out, outlen, id);
+	case HW_OBJ_TIR:
+		return prm_create_tir_out_parse(out, outlen, id);
+	case HW_OBJ_FLOW_TABLE:
+		return prm_create_flow_table_out_parse(out, outlen, id);
+	case HW_OBJ_FLOW_GROUP:
+		return prm_create_flow_group_out_parse(out, outlen, id);
+	case HW_OBJ_FTE:
+		/* The out mailbox names nothing: the entry is its flow_index (as the kernel numbers it). */
+		err = prm_cmd_empty_out_parse(out, outlen, PRM_CMD_SET_FLOW_TABLE_ENTRY);
+		if (err == DOCA_SUCCESS)
+			err = prm_get(&prm_set_fte_in_layout, in, inlen, "flow_index", &v);
+		if (err == DOCA_SUCCESS)
+			*id = (uint32_t)v;
+		return err;
+	case HW_OBJ_FLOW_COUNTER:
+		return prm_alloc_flow_counter_out_parse(out, outlen, id);
 	}
 	return DOCA_ERROR_INVALID_VALUE;
 }
@@ -173,7 +218,7 @@ doca_error_t hw_obj_create(struct ogda_devx *dev, const void *in, size_t inlen, 
 	struct hw_dev *d = hw_dev_of(dev);
 	struct ogda_devx_obj *o;
 	enum hw_obj_kind kind;
-	uint16_t opcode = 0;
+	uint16_t opcode = 0, op_mod = 0;
 	doca_error_t err;
 
 	if (d == NULL)
@@ -183,11 +228,14 @@ doca_error_t hw_obj_create(struct ogda_devx *dev, const void *in, size_t inlen, 
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	err = peek_opcode(d, in, inlen, outlen, &opcode);
+	if (err == DOCA_SUCCESS)
+		err = prm_cmd_in_peek(in, inlen, NULL, &op_mod, NULL);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!kind_of_create(opcode, &kind)) {
-		OGDA_LOG_ERR("%s: %s (0x%x) creates no object the device binding can destroy", d->base.name,
-			     prm_cmd_opcode_name(opcode), opcode);
+	if (!kind_of_create(opcode, &kind) || (kind == HW_OBJ_FTE && op_mod != PRM_SET_FTE_OP_MOD_NEW)) {
+		/* SET_FLOW_TABLE_ENTRY with op_mod 1 changes an existing entry: the kernel refuses it here too. */
+		OGDA_LOG_ERR("%s: %s (0x%x, op_mod %u) creates no object the device binding can destroy", d->base.name,
+			     prm_cmd_opcode_name(opcode), opcode, op_mod);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	err = hw_need(d, d->rc->dv.devx_obj_create != NULL && d->rc->dv.devx_obj_destroy != NULL,
@@ -207,7 +255,7 @@ doca_error_t hw_obj_create(struct ogda_devx *dev, const void *in, size_t inlen, 
 		free(o);
 		return err;
 	}
-	err = created_id(kind, out, outlen, &o->id);
+	err = created_id(kind, in, inlen, out, outlen, &o->id);
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_ERR("%s: %s succeeded but its out mailbox (%zu bytes) names no object", d->base.name,
 			     prm_cmd_opcode_name(opcode), outlen);
@@ -231,17 +279,39 @@ static const struct prm_layout *obj_cmd_layout(enum hw_obj_kind kind, uint16_t o
 	if (query) {
 		if (k->query == 0 || opcode != k->query)
 			return NULL;
-		return kind == HW_OBJ_CQ ? &prm_query_cq_in_layout
-		       : kind == HW_OBJ_QP ? &prm_query_qp_in_layout
-					   : &prm_query_rmp_in_layout;
+		switch (kind) {
+		case HW_OBJ_CQ:
+			return &prm_query_cq_in_layout;
+		case HW_OBJ_QP:
+			return &prm_query_qp_in_layout;
+		case HW_OBJ_RQ:
+			return &prm_query_rq_in_layout;
+		case HW_OBJ_FTE:
+			return &prm_query_fte_in_layout;
+		case HW_OBJ_FLOW_COUNTER:
+			return &prm_query_flow_counter_in_layout;
+		case HW_OBJ_RMP:
+			return &prm_query_rmp_in_layout;
+		default:
+			return NULL;
+		}
 	}
 	if (kind == HW_OBJ_QP)
 		return prm_qp_is_modify_opcode(opcode) ? prm_qp_layout_for_opcode(opcode, false) : NULL;
 	if (k->modify == 0 || opcode != k->modify)
 		return NULL;
-	return kind == HW_OBJ_CQ   ? &prm_modify_cq_in_layout
-	       : kind == HW_OBJ_SQ ? &prm_modify_sq_in_layout
-				   : &prm_modify_rmp_in_layout;
+	switch (kind) {
+	case HW_OBJ_CQ:
+		return &prm_modify_cq_in_layout;
+	case HW_OBJ_SQ:
+		return &prm_modify_sq_in_layout;
+	case HW_OBJ_RQ:
+		return &prm_modify_rq_in_layout;
+	case HW_OBJ_RMP:
+		return &prm_modify_rmp_in_layout;
+	default:
+		return NULL;
+	}
 }
 
 /* A modify / query mailbox must be of the object's kind and name the object itself. */

@@ -55,6 +55,13 @@ enum hw_obj_kind {
 	HW_OBJ_TIS,
 	HW_OBJ_SQ,
 	HW_OBJ_TD,
+	HW_OBJ_RQ,
+	HW_OBJ_RQT,
+	HW_OBJ_TIR,
+	HW_OBJ_FLOW_TABLE,
+	HW_OBJ_FLOW_GROUP,
+	HW_OBJ_FTE,
+	HW_OBJ_FLOW_COUNTER,
 };
 
 struct ogda_devx_obj {
@@ -62,7 +69,7 @@ struct ogda_devx_obj {
 	struct hw_dev *dev;
 	struct mlx5dv_devx_obj *obj;
 	enum hw_obj_kind kind;
-	uint32_t id;                        /* cqn / qpn / rmpn / pdn from the create out mailbox */
+	uint32_t id;                        /* cqn / qpn / rmpn / ... from the create out mailbox (an FTE: flow_index) */
 };
 
 struct ogda_devx_pd {

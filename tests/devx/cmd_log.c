@@ -12,10 +12,7 @@
 #include <string.h>
 
 #include "prm/prm_cmd.h"
-#include "prm/prm_cq.h"
-#include "prm/prm_pd_uar.h"
-#include "prm/prm_qp.h"
-#include "prm/prm_rmp.h"
+#include "prm/prm_destroy.h"
 
 void cmd_log_init(struct cmd_log *log)
 {
@@ -146,27 +143,9 @@ void cmd_log_assert_equal(const struct cmd_log *a, const struct cmd_log *b)
 	}
 }
 
-int cmd_log_created_id(uint16_t create_opcode, const void *out, size_t outlen, uint32_t *id)
+int cmd_log_created_id(const void *in, size_t inlen, const void *out, size_t outlen, uint32_t *id)
 {
-	doca_error_t err = DOCA_ERROR_INVALID_VALUE;
-
-	switch (create_opcode) {
-	case PRM_CMD_CREATE_CQ:
-		err = prm_create_cq_out_parse(out, outlen, id);
-		break;
-	case PRM_CMD_CREATE_QP:
-		err = prm_create_qp_out_parse(out, outlen, id);
-		break;
-	case PRM_CMD_CREATE_RMP:
-		err = prm_create_rmp_out_parse(out, outlen, id);
-		break;
-	case PRM_CMD_ALLOC_PD:
-		err = prm_alloc_pd_out_parse(out, outlen, id);
-		break;
-	default:
-		break;
-	}
-	return err == DOCA_SUCCESS ? 0 : -1;
+	return prm_created_obj_id(in, inlen, out, outlen, id) == DOCA_SUCCESS ? 0 : -1;
 }
 
 static void copy_kept(const struct cmd_log *from, struct cmd_log *to, uint32_t skip)

@@ -68,8 +68,12 @@ void cmd_log_assert_equal(const struct cmd_log *a, const struct cmd_log *b);
 /* The same, leaving out of both logs the entries whose kind has its bit (1u << kind) in skip. */
 void cmd_log_assert_equal_skipping(const struct cmd_log *a, const struct cmd_log *b, uint32_t skip);
 
-/* The object number in the out mailbox of a create command (CREATE_CQ/QP/RMP, ALLOC_PD). */
-int cmd_log_created_id(uint16_t create_opcode, const void *out, size_t outlen, uint32_t *id);
+/*
+ * The number of the object a create command made (prm_created_obj_id: the out mailbox's
+ * number, a flow table entry's flow_index from the in mailbox). 0, or -1 for a command that
+ * creates nothing the device bindings know.
+ */
+int cmd_log_created_id(const void *in, size_t inlen, const void *out, size_t outlen, uint32_t *id);
 
 const char *cmd_log_kind_name(enum cmd_log_kind kind);
 

@@ -4,10 +4,7 @@
 
 #include "core/bytes.h"
 #include "prm/prm_cmd.h"
-#include "prm/prm_cq.h"
-#include "prm/prm_pd_uar.h"
-#include "prm/prm_qp.h"
-#include "prm/prm_rmp.h"
+#include "prm/prm_destroy.h"
 #include "swnic/swnic_ctl.h"
 
 #include <errno.h>
@@ -21,6 +18,9 @@ struct mlx5dv_devx_obj {
 	struct fake_ctx *ctx;
 	uint16_t create_opcode;
 	uint32_t id;
+	/* The destroy command, prepared at create as the kernel does (0 bytes: none known). */
+	uint8_t destroy_in[PRM_DESTROY_CMD_MAX];
+	size_t destroy_len;
 };
 
 struct fake_umem {
@@ -117,8 +117,11 @@ static struct mlx5dv_devx_obj *fake_obj_create(struct ibv_context *context, cons
 	}
 	o->ctx = c;
 	o->create_opcode = opcode;
-	if (cmd_log_created_id(opcode, out, outlen, &o->id) != 0)
+	if (prm_destroy_cmd_build(in, inlen, out, outlen, o->destroy_in, sizeof(o->destroy_in), &o->destroy_len,
+				  &o->id) != DOCA_SUCCESS) {
 		o->id = 0;
+		o->destroy_len = 0;
+	}
 	fake_count(&fake.counts.objs, 1);
 	return o;
 }
@@ -146,37 +149,19 @@ static int fake_obj_query(struct mlx5dv_devx_obj *obj, const void *in, size_t in
 	return obj_cmd(CMD_QUERY, obj, in, inlen, out, outlen);
 }
 
-/* The kernel keeps the destroy command of every DevX object; the fake builds it the same way. */
+/* The kernel runs the destroy command it kept at create; so does the fake. */
 static int fake_obj_destroy(struct mlx5dv_devx_obj *obj)
 {
-	uint8_t in[PRM_CMD_HDR_SIZE], out[PRM_CMD_HDR_SIZE];
-	doca_error_t built = DOCA_ERROR_INVALID_VALUE;
+	uint8_t out[PRM_CMD_HDR_SIZE];
 	int err;
 
 	cmd_log_add(&fake.log, CMD_DESTROY, NULL, 0, (uint64_t)obj->create_opcode << 32 | obj->id, 0);
 	if (fake_take_failure(&err))
 		return err;
-	memset(in, 0, sizeof(in));
-	switch (obj->create_opcode) {
-	case PRM_CMD_CREATE_CQ:
-		built = prm_destroy_cq_in_build(0, obj->id, in, sizeof(in));
-		break;
-	case PRM_CMD_CREATE_QP:
-		built = prm_destroy_qp_in_build(0, obj->id, in, sizeof(in));
-		break;
-	case PRM_CMD_CREATE_RMP:
-		built = prm_destroy_rmp_in_build(0, obj->id, in, sizeof(in));
-		break;
-	case PRM_CMD_ALLOC_PD:
-		built = prm_dealloc_pd_in_build(0, obj->id, in, sizeof(in));
-		break;
-	default:
-		break;
-	}
-	if (built != DOCA_SUCCESS)
+	if (obj->destroy_len == 0)
 		return EINVAL;
 	memset(out, 0, sizeof(out));
-	(void)swnic_cmd_exec(obj->ctx->nic, in, sizeof(in), out, sizeof(out));
+	(void)swnic_cmd_exec(obj->ctx->nic, obj->destroy_in, obj->destroy_len, out, sizeof(out));
 	if (out[0] != PRM_STATUS_OK)
 		return fake_status_errno(out[0]);
 	fake_devx_forget_obj(obj);

@@ -67,7 +67,7 @@ static doca_error_t rec_obj_create(struct ogda_devx *dev, const void *in, size_t
 	cmd_log_add(rec_log, CMD_CREATE, in, inlen, 0, 0);
 	err = orig->obj_create(dev, in, inlen, out, outlen, obj);
 	if (err == DOCA_SUCCESS && prm_cmd_in_peek(in, inlen, &opcode, NULL, NULL) == DOCA_SUCCESS &&
-	    cmd_log_created_id(opcode, out, outlen, &id) == 0)
+	    cmd_log_created_id(in, inlen, out, outlen, &id) == 0)
 		remember(*obj, (uint64_t)opcode << 32 | id);
 	return err;
 }

@@ -4,7 +4,10 @@
  * rdma-core unchanged and the out mailbox comes back as the device wrote it; failed
  * commands map their status (EREMOTEIO) or become DRIVER errors (older kernels, errno
  * failures); commands of the wrong kind or object are refused before reaching rdma-core;
- * missing entry points are NOT_SUPPORTED; destroys of objects in use are IN_USE.
+ * missing entry points are NOT_SUPPORTED; destroys of objects in use are IN_USE; the destroy
+ * the kernel keeps for each object (here the fake, through prm_destroy_cmd_build) reaches the
+ * device; the receive steering objects (RQ, RQT, TIR, flow table / group / entry, flow
+ * counter) are created through obj_create only.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,16 +15,21 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "devx/hw.h"
 #include "hw_fixture.h"
 #include "prm/prm_cmd.h"
 #include "prm/prm_cq.h"
+#include "prm/prm_flow.h"
 #include "prm/prm_hca_cap.h"
 #include "prm/prm_pd_uar.h"
 #include "prm/prm_qp.h"
 #include "prm/prm_rmp.h"
+#include "prm/prm_rq.h"
+#include "prm/prm_sq.h"
+#include "prm/prm_tir.h"
 #include "swnic/swnic_ctl.h"
 
 static uint8_t out[PRM_QUERY_HCA_CAP_OUT_SIZE];
@@ -248,6 +256,153 @@ static void test_object_create_failures(void **state)
 	assert_int_equal(fake_rdma_core_log()->e[fake_rdma_core_log()->n - 1].arg0, (uint64_t)PRM_CMD_ALLOC_PD << 32 | pdn);
 }
 
+/* Objects whose destroy the kernel builds from the create (here: the fake, as the kernel does). */
+static void test_destroy_kept_at_create(void **state)
+{
+	struct hfx *f = *state;
+	struct ogda_devx_obj *td = NULL, *tis = NULL;
+	struct prm_create_tis_params t;
+	uint8_t in[PRM_TIS_CMD_SIZE], o[PRM_SQ_SMALL_CMD_SIZE];
+	uint32_t tdn = 0, tisn = 0;
+
+	hfx_resources(f);
+	assert_int_equal(prm_alloc_td_in_build(0, in, PRM_SQ_SMALL_CMD_SIZE), DOCA_SUCCESS);
+	assert_int_equal(f->ops->obj_create(f->dev, in, PRM_SQ_SMALL_CMD_SIZE, o, sizeof(o), &td), DOCA_SUCCESS);
+	assert_int_equal(prm_alloc_td_out_parse(o, sizeof(o), &tdn), DOCA_SUCCESS);
+	memset(&t, 0, sizeof(t));
+	t.tisc.transport_domain = tdn;
+	t.tisc.pd = f->pdn;
+	assert_int_equal(prm_create_tis_in_build(&t, in, sizeof(in)), DOCA_SUCCESS);
+	assert_int_equal(f->ops->obj_create(f->dev, in, sizeof(in), o, sizeof(o), &tis), DOCA_SUCCESS);
+	assert_int_equal(prm_create_tis_out_parse(o, sizeof(o), &tisn), DOCA_SUCCESS);
+	/* DEALLOC_TRANSPORT_DOMAIN of the right domain reaches the device, which refuses: the TIS names it. */
+	assert_int_equal(f->ops->obj_destroy(td), DOCA_ERROR_IN_USE);
+	assert_int_equal(last_entry()->arg0, (uint64_t)PRM_CMD_ALLOC_TRANSPORT_DOMAIN << 32 | tdn);
+	assert_int_equal(f->ops->obj_destroy(tis), DOCA_SUCCESS);
+	assert_int_equal(last_entry()->arg0, (uint64_t)PRM_CMD_CREATE_TIS << 32 | tisn);
+	assert_int_equal(f->ops->obj_destroy(td), DOCA_SUCCESS);
+}
+
+/*
+ * A steering object's create reaches rdma-core unchanged. Whether the software NIC behind the
+ * fake executes it is not this test's business: an object it makes is destroyed again, by the
+ * command kept at create.
+ */
+static void create_passes(struct hfx *f, const uint8_t *in, size_t inlen, size_t outlen, uint16_t opcode,
+			  uint32_t *id)
+{
+	static uint8_t o[0x40];
+	struct ogda_devx_obj *obj = NULL;
+	size_t n = fake_rdma_core_log()->n;
+	doca_error_t err;
+
+	err = f->ops->obj_create(f->dev, in, inlen, o, outlen, &obj);
+	assert_int_equal(fake_rdma_core_log()->n, n + 1);
+	assert_int_equal(last_entry()->kind, CMD_CREATE);
+	assert_int_equal(cmd_log_opcode(last_entry()), opcode);
+	assert_int_equal(last_entry()->len, inlen);
+	assert_memory_equal(last_entry()->bytes, in, inlen);
+	*id = 0;
+	if (err == DOCA_SUCCESS) {
+		assert_int_equal(cmd_log_created_id(in, inlen, o, outlen, id), 0);
+		assert_int_equal(f->ops->obj_destroy(obj), DOCA_SUCCESS);
+		assert_int_equal(last_entry()->kind, CMD_DESTROY);
+		assert_int_equal(last_entry()->arg0, (uint64_t)opcode << 32 | *id);
+	} else {
+		assert_null(obj);
+	}
+}
+
+static void test_steering_objects(void **state)
+{
+	static const uint16_t object_cmds[] = {
+		PRM_CMD_CREATE_RQ,         PRM_CMD_MODIFY_RQ,          PRM_CMD_QUERY_RQ,
+		PRM_CMD_DESTROY_RQ,        PRM_CMD_CREATE_RQT,         PRM_CMD_DESTROY_RQT,
+		PRM_CMD_CREATE_TIR,        PRM_CMD_DESTROY_TIR,        PRM_CMD_CREATE_FLOW_TABLE,
+		PRM_CMD_DESTROY_FLOW_TABLE, PRM_CMD_CREATE_FLOW_GROUP, PRM_CMD_DESTROY_FLOW_GROUP,
+		PRM_CMD_SET_FLOW_TABLE_ENTRY, PRM_CMD_QUERY_FLOW_TABLE_ENTRY, PRM_CMD_DELETE_FLOW_TABLE_ENTRY,
+		PRM_CMD_ALLOC_FLOW_COUNTER, PRM_CMD_DEALLOC_FLOW_COUNTER, PRM_CMD_QUERY_FLOW_COUNTER,
+	};
+	struct hfx *f = *state;
+	struct prm_create_rq_params *rq = calloc(1, sizeof(*rq));
+	struct prm_create_rqt_params *rqt = calloc(1, sizeof(*rqt));
+	struct prm_create_tir_params tir;
+	struct prm_create_flow_table_params ft;
+	struct prm_create_flow_group_params *fg = calloc(1, sizeof(*fg));
+	struct prm_set_fte_params *fte = calloc(1, sizeof(*fte));
+	uint8_t *in = calloc(1, PRM_CREATE_FLOW_GROUP_IN_SIZE);
+	struct ogda_devx_obj *obj = NULL;
+	uint8_t o[16];
+	uint32_t id = 0;
+	size_t i, n;
+
+	assert_non_null(rq);
+	assert_non_null(rqt);
+	assert_non_null(fg);
+	assert_non_null(fte);
+	assert_non_null(in);
+	hfx_resources(f);
+
+	/* Object commands never go through general_cmd. */
+	n = fake_rdma_core_log()->n;
+	for (i = 0; i < sizeof(object_cmds) / sizeof(object_cmds[0]); i++) {
+		memset(in, 0, 16);
+		in[0] = (uint8_t)(object_cmds[i] >> 8);
+		in[1] = (uint8_t)object_cmds[i];
+		assert_int_equal(f->ops->general_cmd(f->dev, in, 16, o, sizeof(o)), DOCA_ERROR_NOT_SUPPORTED);
+	}
+	/* SET_FLOW_TABLE_ENTRY with op_mod 1 changes an entry: it creates no object. */
+	fte->op_mod = PRM_SET_FTE_OP_MOD_MODIFY;
+	assert_int_equal(prm_set_fte_in_build(fte, in, PRM_SET_FTE_IN_SIZE), DOCA_SUCCESS);
+	assert_int_equal(f->ops->obj_create(f->dev, in, PRM_SET_FTE_IN_SIZE, o, sizeof(o), &obj),
+			 DOCA_ERROR_NOT_SUPPORTED);
+	assert_null(obj);
+	assert_int_equal(fake_rdma_core_log()->n, n);
+
+	/* Every create passes through obj_create as built. */
+	rq->rqc.cqn = 1;
+	rq->rqc.wq.wq_type = PRM_WQ_TYPE_CYCLIC;
+	rq->rqc.wq.pd = f->pdn;
+	rq->rqc.wq.log_wq_stride = 4;
+	assert_int_equal(prm_create_rq_in_build(rq, in, PRM_RQ_CMD_SIZE), DOCA_SUCCESS);
+	create_passes(f, in, PRM_RQ_CMD_SIZE, PRM_RQ_SMALL_CMD_SIZE, PRM_CMD_CREATE_RQ, &id);
+	rqt->rqtc.rqt_max_size = 4;
+	rqt->rqtc.rqt_actual_size = 1;
+	rqt->rqtc.rq_num[0] = 1;
+	assert_int_equal(prm_create_rqt_in_build(rqt, in, prm_create_rqt_in_size(1)), DOCA_SUCCESS);
+	create_passes(f, in, prm_create_rqt_in_size(1), PRM_TIR_SMALL_CMD_SIZE, PRM_CMD_CREATE_RQT, &id);
+	memset(&tir, 0, sizeof(tir));
+	tir.tirc.inline_rqn = 1;
+	assert_int_equal(prm_create_tir_in_build(&tir, in, PRM_TIR_CMD_SIZE), DOCA_SUCCESS);
+	create_passes(f, in, PRM_TIR_CMD_SIZE, PRM_TIR_SMALL_CMD_SIZE, PRM_CMD_CREATE_TIR, &id);
+	memset(&ft, 0, sizeof(ft));
+	ft.ctx.log_size = 4;
+	assert_int_equal(prm_create_flow_table_in_build(&ft, in, PRM_FLOW_CMD_SIZE), DOCA_SUCCESS);
+	create_passes(f, in, PRM_FLOW_CMD_SIZE, PRM_FLOW_SMALL_CMD_SIZE, PRM_CMD_CREATE_FLOW_TABLE, &id);
+	fg->table_id = 1;
+	fg->end_flow_index = 15;
+	fg->match_criteria_enable = PRM_MATCH_CRITERIA_OUTER;
+	fg->match_criteria.ethertype = 0xffff;
+	assert_int_equal(prm_create_flow_group_in_build(fg, in, PRM_CREATE_FLOW_GROUP_IN_SIZE), DOCA_SUCCESS);
+	create_passes(f, in, PRM_CREATE_FLOW_GROUP_IN_SIZE, PRM_FLOW_SMALL_CMD_SIZE, PRM_CMD_CREATE_FLOW_GROUP, &id);
+	memset(fte, 0, sizeof(*fte));
+	fte->table_id = 1;
+	fte->flow_index = 3;
+	fte->ctx.action = PRM_FLOW_ACTION_FWD_DEST;
+	fte->ctx.destination_list_size = 1;
+	fte->ctx.dest[0].type = PRM_FLOW_DEST_TIR;
+	fte->ctx.dest[0].id = 1;
+	assert_int_equal(prm_set_fte_in_build(fte, in, prm_set_fte_in_size(1, 0)), DOCA_SUCCESS);
+	create_passes(f, in, prm_set_fte_in_size(1, 0), PRM_FLOW_SMALL_CMD_SIZE, PRM_CMD_SET_FLOW_TABLE_ENTRY, &id);
+	assert_int_equal(prm_alloc_flow_counter_in_build(0, 0, in, PRM_FLOW_SMALL_CMD_SIZE), DOCA_SUCCESS);
+	create_passes(f, in, PRM_FLOW_SMALL_CMD_SIZE, PRM_FLOW_SMALL_CMD_SIZE, PRM_CMD_ALLOC_FLOW_COUNTER, &id);
+	free(rq);
+	free(rqt);
+	free(fg);
+	free(fte);
+	free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +410,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_general_cmd_failures, hfx_setup, hfx_teardown),
 		cmocka_unit_test_setup_teardown(test_objects, hfx_setup, hfx_teardown),
 		cmocka_unit_test_setup_teardown(test_object_create_failures, hfx_setup, hfx_teardown),
+		cmocka_unit_test_setup_teardown(test_destroy_kept_at_create, hfx_setup, hfx_teardown),
+		cmocka_unit_test_setup_teardown(test_steering_objects, hfx_setup, hfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,7 +19,10 @@
 #include "prm/prm_gid.h"
 #include "prm/prm_hca_cap.h"
 #include "prm/prm_pd_uar.h"
+#include "prm/prm_flow.h"
 #include "prm/prm_rmp.h"
+#include "prm/prm_rq.h"
+#include "prm/prm_tir.h"
 #include "test_util.h"
 
 static int quiet_logs(void **state)
@@ -255,6 +258,25 @@ static void test_opcode_names(void **state)
 	assert_string_equal(prm_cmd_opcode_name(0x90d), "MODIFY_RMP");
 	assert_string_equal(prm_cmd_opcode_name(0x90e), "DESTROY_RMP");
 	assert_string_equal(prm_cmd_opcode_name(0x90f), "QUERY_RMP");
+	assert_string_equal(prm_cmd_opcode_name(0x900), "CREATE_TIR");
+	assert_string_equal(prm_cmd_opcode_name(0x902), "DESTROY_TIR");
+	assert_string_equal(prm_cmd_opcode_name(0x908), "CREATE_RQ");
+	assert_string_equal(prm_cmd_opcode_name(0x909), "MODIFY_RQ");
+	assert_string_equal(prm_cmd_opcode_name(0x90a), "DESTROY_RQ");
+	assert_string_equal(prm_cmd_opcode_name(0x90b), "QUERY_RQ");
+	assert_string_equal(prm_cmd_opcode_name(0x916), "CREATE_RQT");
+	assert_string_equal(prm_cmd_opcode_name(0x918), "DESTROY_RQT");
+	assert_string_equal(prm_cmd_opcode_name(0x92f), "SET_FLOW_TABLE_ROOT");
+	assert_string_equal(prm_cmd_opcode_name(0x930), "CREATE_FLOW_TABLE");
+	assert_string_equal(prm_cmd_opcode_name(0x931), "DESTROY_FLOW_TABLE");
+	assert_string_equal(prm_cmd_opcode_name(0x933), "CREATE_FLOW_GROUP");
+	assert_string_equal(prm_cmd_opcode_name(0x934), "DESTROY_FLOW_GROUP");
+	assert_string_equal(prm_cmd_opcode_name(0x936), "SET_FLOW_TABLE_ENTRY");
+	assert_string_equal(prm_cmd_opcode_name(0x937), "QUERY_FLOW_TABLE_ENTRY");
+	assert_string_equal(prm_cmd_opcode_name(0x938), "DELETE_FLOW_TABLE_ENTRY");
+	assert_string_equal(prm_cmd_opcode_name(0x939), "ALLOC_FLOW_COUNTER");
+	assert_string_equal(prm_cmd_opcode_name(0x93a), "DEALLOC_FLOW_COUNTER");
+	assert_string_equal(prm_cmd_opcode_name(0x93b), "QUERY_FLOW_COUNTER");
 	assert_string_equal(prm_cmd_opcode_name(0x999), "UNKNOWN_OPCODE");
 	assert_string_equal(prm_cmd_opcode_name(0), "UNKNOWN_OPCODE");
 }
@@ -426,6 +448,56 @@ static void test_tables_consistent(void **state)
 		&prm_qp_2err_out_layout,
 		&prm_qp_2rst_in_layout,
 		&prm_qp_2rst_out_layout,
+		&prm_rqc_layout,
+		&prm_create_rq_in_layout,
+		&prm_create_rq_out_layout,
+		&prm_modify_rq_in_layout,
+		&prm_modify_rq_out_layout,
+		&prm_destroy_rq_in_layout,
+		&prm_destroy_rq_out_layout,
+		&prm_query_rq_in_layout,
+		&prm_query_rq_out_layout,
+		&prm_rqtc_layout,
+		&prm_rq_num_layout,
+		&prm_create_rqt_in_layout,
+		&prm_create_rqt_out_layout,
+		&prm_destroy_rqt_in_layout,
+		&prm_destroy_rqt_out_layout,
+		&prm_rx_hash_field_select_layout,
+		&prm_tirc_layout,
+		&prm_create_tir_in_layout,
+		&prm_create_tir_out_layout,
+		&prm_destroy_tir_in_layout,
+		&prm_destroy_tir_out_layout,
+		&prm_match_lyr_2_4_layout,
+		&prm_match_param_layout,
+		&prm_flow_table_context_layout,
+		&prm_create_flow_table_in_layout,
+		&prm_create_flow_table_out_layout,
+		&prm_destroy_flow_table_in_layout,
+		&prm_destroy_flow_table_out_layout,
+		&prm_set_flow_table_root_in_layout,
+		&prm_set_flow_table_root_out_layout,
+		&prm_create_flow_group_in_layout,
+		&prm_create_flow_group_out_layout,
+		&prm_destroy_flow_group_in_layout,
+		&prm_destroy_flow_group_out_layout,
+		&prm_flow_context_layout,
+		&prm_dest_format_layout,
+		&prm_flow_counter_list_layout,
+		&prm_set_fte_in_layout,
+		&prm_set_fte_out_layout,
+		&prm_delete_fte_in_layout,
+		&prm_delete_fte_out_layout,
+		&prm_query_fte_in_layout,
+		&prm_query_fte_out_layout,
+		&prm_alloc_flow_counter_in_layout,
+		&prm_alloc_flow_counter_out_layout,
+		&prm_dealloc_flow_counter_in_layout,
+		&prm_dealloc_flow_counter_out_layout,
+		&prm_query_flow_counter_in_layout,
+		&prm_query_flow_counter_out_layout,
+		&prm_traffic_counter_layout,
 	};
 	size_t i;
 
