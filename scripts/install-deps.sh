@@ -21,6 +21,7 @@ packages=(
   ibverbs-utils
   perftest
   iproute2
+  iputils-ping
 )
 
 # The fuzz build: clang, and libclang_rt.fuzzer*.a (Debian 12: libclang-rt-14-dev).

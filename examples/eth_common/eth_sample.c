@@ -112,7 +112,7 @@ static int open_gpu(struct eth_sample *s, const char *gpu_pci)
 		}
 		snprintf(why, sizeof(why), "doca_gpu_create(%s): %s", d.bus_id, doca_error_get_descr(err));
 	}
-	sample_info("no GPU (%s): the frames are sent by host threads", why);
+	sample_info("no GPU (%s): host threads run the device code", why);
 	return check(opengda_gpu_create_host(&s->gpu), "opengda_gpu_create_host");
 }
 

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the Ethernet receive samples share (gpunetio_simple_receive, gpu_packet_processing): a
+ * started cyclic receive queue whose packet buffer is GPU memory on a GPU (pinned host memory for
+ * host threads), and DOCA Flow steering of IPv4 traffic by L4 protocol into queue ids.
+ */
+#ifndef ETH_RX_SAMPLE_H_
+#define ETH_RX_SAMPLE_H_
+
+#include <stdint.h>
+
+#include "doca_eth_rxq.h"
+#include "doca_flow.h"
+#include "eth_sample.h"
+
+struct eth_rxq_sample {
+	struct doca_eth_rxq *rxq;
+	struct doca_gpu_eth_rxq *h;   /* device handle */
+	struct doca_mmap *mmap;
+	void *pkts;                   /* packet buffer as device code addresses it */
+	int started;
+};
+
+/* A started receive queue of @p pkts packets of @p pkt_size bytes with queue id @p queue_id. */
+int eth_rxq_sample_start(struct eth_sample *s, struct eth_rxq_sample *q, uint32_t pkts, uint32_t pkt_size,
+			 uint16_t queue_id);
+void eth_rxq_sample_close(struct eth_sample *s, struct eth_rxq_sample *q);
+
+#define ETH_FLOW_MAX_CLASSES 4
+
+/* DOCA Flow on the sample's device: a root CONTROL pipe sending each L4 class to its own BASIC pipe. */
+struct eth_flow_sample {
+	struct doca_flow_port *port;
+	struct doca_flow_pipe *root;
+	struct doca_flow_pipe *pipe[ETH_FLOW_MAX_CLASSES];
+	enum doca_flow_l4_meta l4[ETH_FLOW_MAX_CLASSES];
+	int n;
+	int inited;
+};
+
+/* doca_flow_init and the port of @p s's device. */
+int eth_flow_sample_start(struct eth_sample *s, struct eth_flow_sample *f);
+/*
+ * IPv4 packets of L4 protocol @p l4 (enum doca_flow_l4_meta) go by RSS over @p queue_ids[0 .. n);
+ * call once per class, then eth_flow_sample_commit().
+ */
+int eth_flow_sample_class(struct eth_flow_sample *f, enum doca_flow_l4_meta l4, const uint16_t *queue_ids, int n);
+/* The root pipe dispatching to every class; what matches no class is dropped. */
+int eth_flow_sample_commit(struct eth_flow_sample *f);
+void eth_flow_sample_close(struct eth_flow_sample *f);
+
+#endif /* ETH_RX_SAMPLE_H_ */

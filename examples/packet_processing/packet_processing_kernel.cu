@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * gpu_packet_processing's kernels, shaped as the SDK application's: UDP and TCP each run one
+ * persistent kernel with a block per queue looping on doca_gpu_dev_eth_rxq_recv<BLOCK>; every
+ * thread classifies its share of the packets, the counts are summed in shared memory and handed
+ * to the CPU through the queue's semaphore (written while the CPU left it FREE, then READY). The
+ * ICMP kernel is one warp receiving with recv<WARP>, answering echo requests from the packet
+ * buffer itself through the send queue (send<GPU, ..., THREAD> per reply, the last one NOTIFY and
+ * waited for before the next receive).
+ */
+#include <cuda_runtime_api.h>
+
+#include "device/doca_gpunetio_dev_eth_rxq.cuh"
+#include "device/doca_gpunetio_dev_eth_txq.cuh"
+#include "device/doca_gpunetio_dev_sem.cuh"
+#include "gpp.h"
+
+__device__ static void publish(const struct gpp_queue_args *q, const struct gpp_stats *s)
+{
+	enum doca_gpu_semaphore_status st = DOCA_GPU_SEMAPHORE_STATUS_FREE;
+	void *info = nullptr;
+
+	if (doca_gpu_dev_semaphore_get_status(q->sem, 0, &st) != DOCA_SUCCESS || st != DOCA_GPU_SEMAPHORE_STATUS_FREE)
+		return; /* the CPU has not read the last one yet: the counts are cumulative, the next will do */
+	if (doca_gpu_dev_semaphore_get_custom_info_addr(q->sem, 0, &info) != DOCA_SUCCESS)
+		return;
+	*(struct gpp_stats *)info = *s;
+	doca_gpu_dev_semaphore_set_status(q->sem, 0, DOCA_GPU_SEMAPHORE_STATUS_READY);
+}
+
+/* UDP or TCP: block b serves queue first_q + b. */
+__global__ void gpp_classify_kernel(struct gpp_args a, uint32_t first_q)
+{
+	__shared__ uint64_t first;
+	__shared__ uint32_t num;
+	__shared__ struct doca_gpu_dev_eth_rxq_attr attr[GPP_RECV_MAX];
+	__shared__ unsigned long long sum[5];
+	const struct gpp_queue_args *q = &a.q[first_q + blockIdx.x];
+	struct gpp_stats total = {0, 0, 0, 0, 0};
+	doca_error_t err;
+
+	while (*a.exit_flag == 0) {
+		err = doca_gpu_dev_eth_rxq_recv<DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK, DOCA_GPUNETIO_ETH_MCST_AUTO,
+						DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, DOCA_GPUNETIO_ETH_RX_ATTR_ALL>(
+			q->rxq, GPP_RECV_MAX, GPP_RECV_TIMEOUT_NS, &first, &num, attr);
+		if (err != DOCA_SUCCESS) {
+			if (threadIdx.x == 0)
+				atomicCAS((int *)a.status, 0, -(int)err);
+			break;
+		}
+		if (threadIdx.x < 5)
+			sum[threadIdx.x] = 0;
+		__syncthreads();
+		{
+			struct gpp_stats mine = {0, 0, 0, 0, 0};
+
+			for (uint32_t i = threadIdx.x; i < num; i += blockDim.x)
+				gpp_classify(q->cls, (const uint8_t *)doca_gpu_dev_eth_rxq_get_pkt_addr(q->rxq, first + i),
+					     attr[i].bytes, &mine);
+			atomicAdd(&sum[0], (unsigned long long)mine.packets);
+			atomicAdd(&sum[1], (unsigned long long)mine.bytes);
+			atomicAdd(&sum[2], (unsigned long long)mine.a);
+			atomicAdd(&sum[3], (unsigned long long)mine.b);
+			atomicAdd(&sum[4], (unsigned long long)mine.c);
+		}
+		__syncthreads();
+		if (threadIdx.x == 0 && num != 0) {
+			total.packets += sum[0];
+			total.bytes += sum[1];
+			total.a += sum[2];
+			total.b += sum[3];
+			total.c += sum[4];
+			publish(q, &total);
+		}
+		__syncthreads();
+	}
+}
+
+/* ICMP: one warp. */
+__global__ void gpp_icmp_kernel(struct gpp_args a)
+{
+	__shared__ uint64_t first;
+	__shared__ uint32_t num;
+	__shared__ struct doca_gpu_dev_eth_rxq_attr attr[GPP_ICMP_RECV_MAX];
+	const struct gpp_queue_args *q = &a.q[2 * a.nq];
+	struct gpp_stats total = {0, 0, 0, 0, 0};
+	doca_error_t err;
+
+	while (*a.exit_flag == 0) {
+		uint32_t replies, mine = 0, done = 0;
+
+		err = doca_gpu_dev_eth_rxq_recv<DOCA_GPUNETIO_ETH_EXEC_SCOPE_WARP, DOCA_GPUNETIO_ETH_MCST_AUTO,
+						DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, DOCA_GPUNETIO_ETH_RX_ATTR_ALL>(
+			q->rxq, GPP_ICMP_RECV_MAX, GPP_ICMP_TIMEOUT_NS, &first, &num, attr);
+		if (err != DOCA_SUCCESS) {
+			if (threadIdx.x == 0)
+				atomicCAS((int *)a.status, 0, -(int)err);
+			break;
+		}
+		for (uint32_t i = threadIdx.x; i < num; i += 32) {
+			uint8_t *p = (uint8_t *)doca_gpu_dev_eth_rxq_get_pkt_addr(q->rxq, first + i);
+
+			if (gpp_icmp_reply(p, attr[i].bytes)) {
+				mine++;
+				doca_gpu_dev_eth_txq_send<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_GPU,
+							  DOCA_GPUNETIO_ETH_SYNC_SCOPE_GPU, DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO,
+							  DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>(
+					a.txq, (uint64_t)(uintptr_t)p, doca_gpu_dev_eth_rxq_get_pkt_mkey(q->rxq), attr[i].bytes,
+					DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY);
+			}
+		}
+		replies = __reduce_add_sync(0xffffffffu, mine);
+		/* every reply asked for a CQE: wait for all before their buffers may come round again */
+		if (replies != 0 && threadIdx.x == 0) {
+			err = doca_gpu_dev_eth_txq_poll_completion<DOCA_GPUNETIO_ETH_CQ_POLL_ALL>(
+				a.txq, replies, DOCA_GPUNETIO_ETH_WAIT_FLAG_B, &done);
+			if (err != DOCA_SUCCESS)
+				atomicCAS((int *)a.status, 0, -(int)err);
+		}
+		__syncwarp();
+		if (threadIdx.x == 0 && num != 0) {
+			total.packets += num;
+			for (uint32_t i = 0; i < num; i++)
+				total.bytes += attr[i].bytes;
+			total.a += replies;
+			total.b += replies;
+			publish(q, &total);
+		}
+		__syncwarp();
+	}
+}
+
+/*
+ * The three persistent kernels run side by side, each on a stream of its own (blocking streams:
+ * the caller's wait on the legacy default stream covers them all).
+ */
+extern "C" int gpp_launch(const struct gpp_args *a)
+{
+	static cudaStream_t st[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (st[i] == nullptr && cudaStreamCreate(&st[i]) != cudaSuccess)
+			return -1;
+	gpp_classify_kernel<<<a->nq, 256, 0, st[0]>>>(*a, 0);
+	gpp_classify_kernel<<<a->nq, 256, 0, st[1]>>>(*a, a->nq);
+	gpp_icmp_kernel<<<1, 32, 0, st[2]>>>(*a);
+	return cudaPeekAtLastError() == cudaSuccess ? 0 : -1;
+}
