@@ -107,7 +107,7 @@ static int open_gpu(struct eth_sample *s, const char *gpu_pci)
 		err = doca_gpu_create(d.bus_id, &s->gpu);
 		if (err == DOCA_SUCCESS) {
 			s->on_gpu = 1;
-			sample_info("GPU %s (%s): the frames are sent by a CUDA kernel", d.bus_id, d.name);
+			sample_info("GPU %s (%s): CUDA kernels run the device code", d.bus_id, d.name);
 			return 0;
 		}
 		snprintf(why, sizeof(why), "doca_gpu_create(%s): %s", d.bus_id, doca_error_get_descr(err));

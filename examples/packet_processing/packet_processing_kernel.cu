@@ -139,6 +139,15 @@ extern "C" int gpp_launch(const struct gpp_args *a)
 	static cudaStream_t st[3];
 	int i;
 
+	struct cudaFuncAttributes fa;
+
+	/*
+	 * Load every kernel before the first one starts: with CUDA's lazy module loading, a kernel
+	 * loaded while persistent kernels spin may not start until they end.
+	 */
+	if (cudaFuncGetAttributes(&fa, gpp_classify_kernel) != cudaSuccess ||
+	    cudaFuncGetAttributes(&fa, gpp_icmp_kernel) != cudaSuccess)
+		return -1;
 	for (i = 0; i < 3; i++)
 		if (st[i] == nullptr && cudaStreamCreate(&st[i]) != cudaSuccess)
 			return -1;

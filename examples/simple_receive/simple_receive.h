@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "device/ogda_dev_port.h"
 #include "doca_gpunetio_eth_def.h"
 
 #define SR_MAX_PKTS 2048u           /* packets one receive returns at most */
@@ -32,7 +33,7 @@ struct simple_receive_args {
 };
 
 /* The UDP payload of a frame starts with "pkt " (Ethernet, IPv4 without options, UDP). */
-static inline int simple_receive_tagged(const uint8_t *p, uint32_t len)
+OGDA_DEV_FN int simple_receive_tagged(const uint8_t *p, uint32_t len)
 {
 	return len >= 46 && p[12] == 0x08 && p[13] == 0x00 && p[23] == 17 && p[42] == 'p' && p[43] == 'k' &&
 	       p[44] == 't' && p[45] == ' ';
