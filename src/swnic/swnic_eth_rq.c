@@ -93,6 +93,34 @@ static bool complete(struct swnic_eth_rq *rq, const struct swnic_recv_wqe *w, ui
 	return true;
 }
 
+/*
+ * The taken WQE's scatter list and holds: about 21 KiB, kept per thread (the port's receive thread
+ * places every frame) instead of on its stack or allocated per frame. Freed when the thread ends.
+ */
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void scratch_key_make(void)
+{
+	(void)pthread_key_create(&scratch_key, free);
+}
+
+static struct swnic_recv_wqe *scratch_wqe(void)
+{
+	struct swnic_recv_wqe *w;
+
+	(void)pthread_once(&scratch_once, scratch_key_make);
+	w = pthread_getspecific(scratch_key);
+	if (w == NULL) {
+		w = malloc(sizeof(*w));
+		if (w != NULL && pthread_setspecific(scratch_key, w) != 0) {
+			free(w);
+			w = NULL;
+		}
+	}
+	return w;
+}
+
 bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_t len, const struct swnic_rx_meta *m)
 {
 	struct swnic_recv_wqe *w;
@@ -104,8 +132,7 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 		atomic_fetch_add(&rq->out_of_buffer, 1);
 		return false;
 	}
-	/* About 21 KiB: on the heap, the receive thread's stack stays small. */
-	w = malloc(sizeof(*w));
+	w = scratch_wqe();
 	if (w == NULL) {
 		atomic_fetch_add(&rq->out_of_buffer, 1);
 		return false;
@@ -144,6 +171,5 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 	}
 out:
 	pthread_mutex_unlock(&rq->rq.lock);
-	free(w);
 	return ok;
 }

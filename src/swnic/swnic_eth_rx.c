@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The receive thread of the software NIC's Ethernet port (swnic_eth_rx.h). */
+#define _GNU_SOURCE /* recvmmsg */
 #include "swnic/swnic_eth_rx.h"
 
 #include "core/log.h"
@@ -22,14 +23,28 @@
 #include <unistd.h>
 
 #define RX_FRAME_MAX 65536u
+#define RX_BURST 32u         /* frames one recvmmsg takes */
 #define RX_POLL_MS 50        /* how soon a stop request is seen */
+#define RX_SOCKET_BUF (8 << 20)
+
+/* One frame slot of a burst: the bytes (4 spare for a VLAN tag put back) and its auxdata. */
+struct rx_slot {
+	uint8_t frame[RX_FRAME_MAX + 4];
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
+	} ctl;
+	struct sockaddr_ll from;
+	struct iovec iov;
+};
 
 struct swnic_eth_rx {
 	struct swnic *nic;
 	int fd;
 	pthread_t thread;
 	atomic_bool stop;
-	uint8_t frame[RX_FRAME_MAX];
+	struct mmsghdr mm[RX_BURST];
+	struct rx_slot slot[RX_BURST];
 };
 
 /*
@@ -38,50 +53,63 @@ struct swnic_eth_rx {
  * would have finished it, so the port does. A VLAN tag the kernel took out (VLAN_VALID) goes back
  * after the MAC addresses.
  */
-static size_t as_on_wire(struct swnic_eth_rx *rx, size_t n, const struct tpacket_auxdata *aux)
+static size_t as_on_wire(uint8_t *frame, size_t n, const struct tpacket_auxdata *aux)
 {
 	if (aux == NULL)
 		return n;
-	if ((aux->tp_status & TP_STATUS_VLAN_VALID) && n >= 12 && n + 4 <= sizeof(rx->frame)) {
+	if ((aux->tp_status & TP_STATUS_VLAN_VALID) && n >= 12 && n <= RX_FRAME_MAX) {
 		uint16_t tpid = (aux->tp_status & TP_STATUS_VLAN_TPID_VALID) ? aux->tp_vlan_tpid : 0x8100u;
 
-		memmove(rx->frame + 16, rx->frame + 12, n - 12);
-		rx->frame[12] = (uint8_t)(tpid >> 8);
-		rx->frame[13] = (uint8_t)tpid;
-		rx->frame[14] = (uint8_t)(aux->tp_vlan_tci >> 8);
-		rx->frame[15] = (uint8_t)aux->tp_vlan_tci;
+		memmove(frame + 16, frame + 12, n - 12);
+		frame[12] = (uint8_t)(tpid >> 8);
+		frame[13] = (uint8_t)tpid;
+		frame[14] = (uint8_t)(aux->tp_vlan_tci >> 8);
+		frame[15] = (uint8_t)aux->tp_vlan_tci;
 		n += 4;
 	}
 	if (aux->tp_status & TP_STATUS_CSUMNOTREADY)
-		(void)swnic_eth_csum_fill(rx->frame, n, OPENGDA_MLX5_ETH_WQE_L4_CSUM);
+		(void)swnic_eth_csum_fill(frame, n, OPENGDA_MLX5_ETH_WQE_L4_CSUM);
 	return n;
 }
 
-/* One frame and its auxdata; -1 with errno on failure, -2 for a frame to skip. */
-static ssize_t rx_one(struct swnic_eth_rx *rx)
+/* Re-arms the burst's message headers (recvmmsg overwrites the lengths). */
+static void burst_arm(struct swnic_eth_rx *rx)
 {
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
-	} ctl;
-	struct sockaddr_ll from;
-	struct iovec iov = {.iov_base = rx->frame, .iov_len = sizeof(rx->frame) - 4};
-	struct msghdr mh = {.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+	uint32_t i;
+
+	for (i = 0; i < RX_BURST; i++) {
+		struct rx_slot *sl = &rx->slot[i];
+		struct msghdr *mh = &rx->mm[i].msg_hdr;
+
+		sl->iov.iov_base = sl->frame;
+		sl->iov.iov_len = RX_FRAME_MAX;
+		mh->msg_name = &sl->from;
+		mh->msg_namelen = sizeof(sl->from);
+		mh->msg_iov = &sl->iov;
+		mh->msg_iovlen = 1;
+		mh->msg_control = sl->ctl.buf;
+		mh->msg_controllen = sizeof(sl->ctl.buf);
+		mh->msg_flags = 0;
+	}
+}
+
+/* Steers frame i of a received burst (frames this port sent, OUTGOING, are not received). */
+static void burst_steer(struct swnic_eth_rx *rx, uint32_t i)
+{
+	struct rx_slot *sl = &rx->slot[i];
+	struct msghdr *mh = &rx->mm[i].msg_hdr;
 	const struct tpacket_auxdata *aux = NULL;
 	struct cmsghdr *cm;
-	ssize_t n = recvmsg(rx->fd, &mh, MSG_DONTWAIT);
+	size_t n;
 
-	if (n < 0)
-		return -1;
-	/* Frames this port sent come back to packet sockets as OUTGOING: not received. */
-	if (from.sll_pkttype == PACKET_OUTGOING)
-		return -2;
-	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm))
+	if (sl->from.sll_pkttype == PACKET_OUTGOING)
+		return;
+	for (cm = CMSG_FIRSTHDR(mh); cm != NULL; cm = CMSG_NXTHDR(mh, cm))
 		if (cm->cmsg_level == SOL_PACKET && cm->cmsg_type == PACKET_AUXDATA &&
 		    cm->cmsg_len >= CMSG_LEN(sizeof(*aux)))
 			aux = (const struct tpacket_auxdata *)(const void *)CMSG_DATA(cm);
-	return (ssize_t)as_on_wire(rx, (size_t)n, aux);
+	n = as_on_wire(sl->frame, rx->mm[i].msg_len, aux);
+	swnic_steer_rx(rx->nic, sl->frame, (uint32_t)n);
 }
 
 static void *rx_loop(void *arg)
@@ -90,8 +118,7 @@ static void *rx_loop(void *arg)
 	struct pollfd pfd = {.fd = rx->fd, .events = POLLIN};
 
 	while (!atomic_load_explicit(&rx->stop, memory_order_acquire)) {
-		ssize_t n;
-		int rc = poll(&pfd, 1, RX_POLL_MS);
+		int n, i, rc = poll(&pfd, 1, RX_POLL_MS);
 
 		if (rc <= 0) {
 			if (rc < 0 && errno != EINTR) {
@@ -101,16 +128,16 @@ static void *rx_loop(void *arg)
 			}
 			continue;
 		}
-		n = rx_one(rx);
-		if (n == -2)
-			continue;
+		burst_arm(rx);
+		n = recvmmsg(rx->fd, rx->mm, RX_BURST, MSG_DONTWAIT, NULL);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ENETDOWN)
 				continue;
 			OGDA_LOG_ERR("%s: Ethernet port receive: %s; receiving stops", rx->nic->name, strerror(errno));
 			break;
 		}
-		swnic_steer_rx(rx->nic, rx->frame, (uint32_t)n);
+		for (i = 0; i < n; i++)
+			burst_steer(rx, (uint32_t)i);
 	}
 	return NULL;
 }
@@ -119,7 +146,7 @@ doca_error_t swnic_eth_rx_start(struct swnic *nic, int ifindex, const char *ifna
 {
 	struct sockaddr_ll sll;
 	struct swnic_eth_rx *rx;
-	int one = 1, e;
+	int one = 1, rcvbuf = RX_SOCKET_BUF, e;
 
 	rx = calloc(1, sizeof(*rx));
 	if (rx == NULL)
@@ -132,6 +159,9 @@ doca_error_t swnic_eth_rx_start(struct swnic *nic, int ifindex, const char *ifna
 		free(rx);
 		return e == EPERM || e == EACCES ? DOCA_ERROR_NOT_PERMITTED : DOCA_ERROR_OPERATING_SYSTEM;
 	}
+	/* Room for bursts while a frame is steered (the kernel caps it at net.core.rmem_max unless privileged). */
+	if (setsockopt(rx->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) != 0)
+		(void)setsockopt(rx->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	/* Checksum state and stripped VLAN tags come as auxdata (as_on_wire). */
 	(void)setsockopt(rx->fd, SOL_PACKET, PACKET_AUXDATA, &one, sizeof(one));
 #ifdef PACKET_IGNORE_OUTGOING
