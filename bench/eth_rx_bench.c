@@ -34,6 +34,7 @@
 #include "doca_flow.h"
 #include "doca_mmap.h"
 #include "eth/eth_netns.h"
+#include "eth_bench_frame.h"
 #include "opengda.h"
 #include "opengda_gpunetio.h"
 #include "swnic/swnic_eth_csum.h"
@@ -42,33 +43,6 @@
 #define PKT_SIZE 2048u
 #define BATCH 64u
 #define IDLE_NS 300000000ull   /* a receiver stops this long after its last frame, once the sender is done */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void frame(uint8_t *f, uint32_t len, const uint8_t dst[6])
-{
-	static const uint8_t src[6] = {0x02, 0, 0, 0, 0, 0x01};
-	uint8_t *ip = f + 14, *udp = ip + 20;
-	uint32_t ip_len = len - 14;
-
-	memset(f, 0xab, len);
-	memcpy(f, dst, 6);
-	memcpy(f + 6, src, 6);
-	f[12] = 0x08, f[13] = 0;
-	memset(ip, 0, 28);
-	ip[0] = 0x45, ip[2] = (uint8_t)(ip_len >> 8), ip[3] = (uint8_t)ip_len, ip[8] = 64, ip[9] = 17;
-	ip[12] = 10, ip[13] = 77, ip[14] = 0, ip[15] = 2;
-	ip[16] = 10, ip[17] = 77, ip[18] = 0, ip[19] = 1;
-	udp[0] = 0x0f, udp[1] = 0xa0, udp[2] = 0x13, udp[3] = 0x88;
-	udp[4] = (uint8_t)((ip_len - 20) >> 8), udp[5] = (uint8_t)(ip_len - 20);
-	(void)swnic_eth_csum_fill(f, len, 0xc0);
-}
 
 struct sender {
 	const uint8_t *f;
@@ -150,7 +124,7 @@ static void raw_receive(struct sender *s, struct result *r)
 		int n = recvmmsg(fd, mm, BATCH, MSG_DONTWAIT, NULL);
 
 		if (n > 0) {
-			uint64_t now = now_ns();
+			uint64_t now = eth_bench_now_ns();
 
 			if (r->got == 0)
 				r->t_first = now;
@@ -158,7 +132,7 @@ static void raw_receive(struct sender *s, struct result *r)
 			r->got += (uint64_t)n;
 			continue;
 		}
-		if (sender_done(s) && (r->got == 0 || now_ns() - r->t_last > IDLE_NS))
+		if (sender_done(s) && (r->got == 0 || eth_bench_now_ns() - r->t_last > IDLE_NS))
 			break;
 		(void)poll(&pfd, 1, 10);
 	}
@@ -181,7 +155,7 @@ static void device_receive(struct doca_gpu_eth_rxq *h, struct sender *s, struct 
 			exit(1);
 		}
 		if (num != 0) {
-			uint64_t now = now_ns();
+			uint64_t now = eth_bench_now_ns();
 
 			if (r->got == 0)
 				r->t_first = now;
@@ -189,7 +163,7 @@ static void device_receive(struct doca_gpu_eth_rxq *h, struct sender *s, struct 
 			r->got += num;
 			continue;
 		}
-		if (sender_done(s) && (r->got == 0 || now_ns() - r->t_last > IDLE_NS))
+		if (sender_done(s) && (r->got == 0 || eth_bench_now_ns() - r->t_last > IDLE_NS))
 			break;
 	}
 	pthread_join(t, NULL);
@@ -289,7 +263,8 @@ int main(int argc, char **argv)
 		struct sender s = {.f = f, .len = sizes[i], .n = n, .done = 0};
 		struct result raw, devr;
 
-		frame(f, sizes[i], nic_mac);
+		eth_bench_frame(f, sizes[i], nic_mac, 2, 1);
+		(void)swnic_eth_csum_fill(f, sizes[i], 0xc0);
 		/* baseline first, with the port detached so that its thread does not read the interface */
 		raw_receive(&s, &raw);
 		s.done = 0;

@@ -28,39 +28,13 @@
 #include "doca_eth_txq_gpu_data_path.h"
 #include "doca_mmap.h"
 #include "eth/eth_netns.h"
+#include "eth_bench_frame.h"
 #include "opengda.h"
 #include "opengda_gpunetio.h"
 #include "swnic/swnic_eth_csum.h"
 
 #define RING 4096u
 #define BATCH 1024u   /* a NOTIFY every BATCH frames; at most RING / BATCH batches outstanding */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static size_t frame(uint8_t *f, uint32_t len)
-{
-	static const uint8_t dst[6] = {0x02, 0, 0, 0, 0, 0x99}, src[6] = {0x02, 0, 0, 0, 0, 0x01};
-	uint8_t *ip = f + 14, *udp = ip + 20;
-	uint32_t ip_len = len - 14;
-
-	memset(f, 0xab, len);
-	memcpy(f, dst, 6);
-	memcpy(f + 6, src, 6);
-	f[12] = 0x08, f[13] = 0;
-	memset(ip, 0, 28);
-	ip[0] = 0x45, ip[2] = (uint8_t)(ip_len >> 8), ip[3] = (uint8_t)ip_len, ip[8] = 64, ip[9] = 17;
-	ip[12] = 10, ip[13] = 77, ip[14] = 0, ip[15] = 1;
-	ip[16] = 10, ip[17] = 77, ip[18] = 0, ip[19] = 2;
-	udp[0] = 0x0f, udp[1] = 0xa0, udp[2] = 0x13, udp[3] = 0x88;
-	udp[4] = (uint8_t)((ip_len - 20) >> 8), udp[5] = (uint8_t)(ip_len - 20);
-	return len;
-}
 
 static double raw_rate(const uint8_t *f, uint32_t len, uint64_t n)
 {
@@ -73,10 +47,10 @@ static double raw_rate(const uint8_t *f, uint32_t len, uint64_t n)
 		perror("raw socket");
 		exit(1);
 	}
-	t0 = now_ns();
+	t0 = eth_bench_now_ns();
 	for (i = 0; i < n; i++)
 		sent += send(s, f, len, 0) == (ssize_t)len;
-	t0 = now_ns() - t0;
+	t0 = eth_bench_now_ns() - t0;
 	close(s);
 	if (sent != n)
 		fprintf(stderr, "baseline: %llu of %llu frames refused\n", (unsigned long long)(n - sent),
@@ -89,7 +63,7 @@ static double device_rate(struct doca_gpu_eth_txq *h, uint64_t addr, uint32_t mk
 	uint64_t i, t0, batches = 0, polled = 0;
 	uint32_t done;
 
-	t0 = now_ns();
+	t0 = eth_bench_now_ns();
 	for (i = 0; i < n; i++) {
 		int last = (i + 1) % BATCH == 0 || i + 1 == n;
 
@@ -111,7 +85,7 @@ static double device_rate(struct doca_gpu_eth_txq *h, uint64_t addr, uint32_t mk
 		fprintf(stderr, "device path: completion error\n");
 		exit(1);
 	}
-	t0 = now_ns() - t0;
+	t0 = eth_bench_now_ns() - t0;
 	return (double)n / ((double)t0 / 1e9);
 }
 
@@ -159,7 +133,7 @@ int main(int argc, char **argv)
 		uint32_t len = sizes[i];
 		double raw, devr;
 
-		frame(buf, len);
+		eth_bench_frame(buf, len, (const uint8_t[6]){0x02, 0, 0, 0, 0, 0x99}, 1, 2);
 		devr = device_rate(h, (uint64_t)(uintptr_t)buf, htonl(mkey), len, n);
 		(void)swnic_eth_csum_fill(buf, len, 0xc0); /* the baseline's frames carry their checksums */
 		raw = raw_rate(buf, len, n);

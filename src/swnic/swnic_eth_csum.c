@@ -24,8 +24,7 @@ static void wr16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-/* One's complement sum of big-endian 16-bit words (a trailing odd byte is padded with zero). */
-static uint32_t sum16(uint32_t acc, const uint8_t *p, size_t len)
+uint32_t swnic_eth_sum16(uint32_t acc, const uint8_t *p, size_t len)
 {
 	size_t i;
 
@@ -45,7 +44,7 @@ static uint16_t fold(uint32_t acc)
 
 uint16_t swnic_eth_inet_csum(const uint8_t *p, size_t len)
 {
-	return fold(sum16(0, p, len));
+	return fold(swnic_eth_sum16(0, p, len));
 }
 
 /* Where the L4 header is and what it is, from the L3 header at l3. 0: no L4 checksum. */
@@ -75,7 +74,7 @@ static int parse_ip4(uint8_t *f, size_t len, size_t l3, uint8_t cs_flags, uint32
 	v->proto = f[l3 + 9];
 	v->off = l3 + ihl;
 	v->len = tot - ihl;
-	v->pseudo = sum16(0, f + l3 + 12, 8); /* source and destination addresses */
+	v->pseudo = swnic_eth_sum16(0, f + l3 + 12, 8); /* source and destination addresses */
 	return 1;
 }
 
@@ -91,7 +90,7 @@ static int parse_ip6(const uint8_t *f, size_t len, size_t l3, struct l4_view *v)
 	v->proto = f[l3 + 6];
 	v->off = l3 + IP6_HDR;
 	v->len = plen;
-	v->pseudo = sum16(0, f + l3 + 8, 32);
+	v->pseudo = swnic_eth_sum16(0, f + l3 + 8, 32);
 	return 1;
 }
 
@@ -127,7 +126,7 @@ uint32_t swnic_eth_csum_fill(uint8_t *frame, size_t len, uint8_t cs_flags)
 		return done;
 	wr16(frame + csum_at, 0);
 	acc = v.pseudo + v.proto + (uint32_t)(v.len & 0xffffu) + (uint32_t)(v.len >> 16);
-	acc = sum16(acc, frame + v.off, v.len);
+	acc = swnic_eth_sum16(acc, frame + v.off, v.len);
 	wr16(frame + csum_at, fold(acc));
 	if (v.proto == IP_PROTO_UDP) {
 		if (rd16(frame + csum_at) == 0) /* 0 means "no checksum" for UDP: send all ones */

@@ -26,6 +26,9 @@ enum swnic_eth_csum_done {
  */
 uint32_t swnic_eth_csum_fill(uint8_t *frame, size_t len, uint8_t cs_flags);
 
+/* One's complement sum of big-endian 16-bit words added to acc, not folded (a trailing odd byte is padded with zero). */
+uint32_t swnic_eth_sum16(uint32_t acc, const uint8_t *p, size_t len);
+
 /* The Internet checksum (RFC 1071) of len bytes, folded and complemented. */
 uint16_t swnic_eth_inet_csum(const uint8_t *p, size_t len);
 

@@ -26,18 +26,6 @@ static uint16_t rd16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* One's complement sum of big-endian 16-bit words, not folded (odd byte padded with zero). */
-static uint32_t sum16(uint32_t acc, const uint8_t *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		acc += rd16(p + i);
-	if (len & 1u)
-		acc += (uint32_t)p[len - 1] << 8;
-	return acc;
-}
-
 static bool folds_to_zero(uint32_t acc)
 {
 	while (acc >> 16)
@@ -51,7 +39,7 @@ static bool l4_sum_ok(const struct swnic_pkt_info *pi, const uint8_t *l4, size_t
 	/* A UDP datagram over IPv4 may carry no checksum (zero): nothing to verify, it is good. */
 	if (pi->l4 == SWNIC_PKT_L4_UDP && pi->l3 == SWNIC_PKT_L3_IPV4 && rd16(l4 + 6) == 0)
 		return true;
-	return folds_to_zero(sum16(pseudo + (uint32_t)l4_len + pi->ip_protocol, l4, l4_len));
+	return folds_to_zero(swnic_eth_sum16(pseudo + (uint32_t)l4_len + pi->ip_protocol, l4, l4_len));
 }
 
 static void parse_l4(const uint8_t *l4, size_t l4_len, uint32_t pseudo, bool first_fragment, struct swnic_pkt_info *pi)
@@ -108,7 +96,7 @@ static void parse_ip4(const uint8_t *l3, size_t len, struct swnic_pkt_info *pi)
 	frag = rd16(l3 + 6);
 	pi->frag = (frag & 0x3fffu) != 0; /* MF or an offset */
 	pi->l3_ok = swnic_eth_inet_csum(l3, hdr) == 0;
-	parse_l4(l3 + hdr, tot - hdr, sum16(0, l3 + 12, 8), (frag & 0x1fffu) == 0, pi);
+	parse_l4(l3 + hdr, tot - hdr, swnic_eth_sum16(0, l3 + 12, 8), (frag & 0x1fffu) == 0, pi);
 }
 
 static void parse_ip6(const uint8_t *l3, size_t len, struct swnic_pkt_info *pi)
@@ -128,7 +116,7 @@ static void parse_ip6(const uint8_t *l3, size_t len, struct swnic_pkt_info *pi)
 	memcpy(pi->src_ip, l3 + 8, 16);
 	memcpy(pi->dst_ip, l3 + 24, 16);
 	pi->l3_ok = true; /* no header checksum in IPv6 */
-	parse_l4(l3 + IP6_HDR, payload, sum16(0, l3 + 8, 32), true, pi);
+	parse_l4(l3 + IP6_HDR, payload, swnic_eth_sum16(0, l3 + 8, 32), true, pi);
 }
 
 void swnic_pkt_parse(const uint8_t *frame, size_t len, struct swnic_pkt_info *pi)
