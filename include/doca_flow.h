@@ -954,9 +954,9 @@ doca_error_t doca_flow_cfg_set_nr_counters(struct doca_flow_cfg *cfg, uint32_t n
 /** @brief Meters: only 0 (meters are not offered). @return DOCA_ERROR_NOT_SUPPORTED otherwise. */
 doca_error_t doca_flow_cfg_set_nr_meters(struct doca_flow_cfg *cfg, uint32_t nr_meters);
 /**
- * @brief The mode: comma-separated words, "vnf" first, then any of "hws", "isolated",
- *        "use_doca_eth", "expert", "cpds". Other modes ("switch", "remote_vnf") and unknown
- *        words are refused. With or without "isolated", frames no rule takes go to the kernel
+ * @brief The mode: comma-separated words holding "vnf" once and any of "hws", "isolated",
+ *        "use_doca_eth", "expert". Other modes ("switch", "remote_vnf") and unknown words are
+ *        refused. With or without "isolated", frames no rule takes go to the kernel
  *        (no default RSS queues exist: receive queues are DOCA Ethernet queues).
  * @return DOCA_ERROR_INVALID_VALUE for NULL or an unknown word; DOCA_ERROR_NOT_SUPPORTED for a
  *         known mode this implementation does not offer.

@@ -485,6 +485,49 @@ static void test_entries(void **state)
 	doca_flow_destroy();
 }
 
+/* docs/flow.md §8, as written there (a root BASIC pipe spreading IPv4 UDP over two queues). */
+static void test_doc_example(void **state)
+{
+	struct doca_dev *dev = fx.dev;
+	struct doca_flow_cfg *cfg;
+	struct doca_flow_port_cfg *pc;
+	struct doca_flow_port *port;
+	struct doca_flow_match m = {0};
+	uint16_t ids[] = {1, 2};
+	struct doca_flow_fwd fwd = {.type = DOCA_FLOW_FWD_RSS,
+				    .rss_type = DOCA_FLOW_RESOURCE_TYPE_NON_SHARED,
+				    .rss = {.outer_flags = DOCA_FLOW_RSS_IPV4 | DOCA_FLOW_RSS_UDP,
+					    .queues_array = ids,
+					    .nr_queues = 2}};
+	struct doca_flow_pipe_cfg *c;
+	struct doca_flow_pipe *p;
+	struct doca_flow_pipe_entry *e;
+
+	(void)state;
+	assert_int_equal(doca_flow_cfg_create(&cfg), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_cfg_set_mode_args(cfg, "vnf,hws,isolated"), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_init(cfg), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_cfg_destroy(cfg), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_cfg_create(&pc), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_cfg_set_dev(pc, dev), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_start(pc, &port), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_port_cfg_destroy(pc), DOCA_SUCCESS);
+	m.parser_meta.outer_l3_type = DOCA_FLOW_L3_META_IPV4;
+	m.parser_meta.outer_l4_type = DOCA_FLOW_L4_META_UDP;
+	assert_int_equal(doca_flow_pipe_cfg_create(&c, port), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_is_root(c, true), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_set_match(c, &m, NULL), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_create(c, &fwd, NULL, &p), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_cfg_destroy(c), DOCA_SUCCESS);
+	assert_int_equal(doca_flow_pipe_basic_add_entry(0, p, &m, 0, NULL, NULL, NULL, DOCA_FLOW_ENTRY_FLAGS_NO_WAIT, NULL,
+							&e),
+			 DOCA_SUCCESS);
+	/* the device is in use (by the queues and by the port) */
+	E(doca_dev_close(dev), DOCA_ERROR_IN_USE, "");
+	assert_int_equal(doca_flow_port_stop(port), DOCA_SUCCESS);
+	doca_flow_destroy();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_cfg),
 		cmocka_unit_test(test_pipe_create),
 		cmocka_unit_test(test_entries),
+		cmocka_unit_test(test_doc_example),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
