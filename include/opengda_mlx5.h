@@ -1532,10 +1532,6 @@ struct opengda_mlx5_cqe_fields {
 	 */
 	const uint8_t *inline_data;
 	uint8_t inline_len;
-	/** Ethernet receive CQEs: hds_ip_ext, l4_l3_hdr_type and the RSS hash (0 elsewhere). */
-	uint8_t rx_hds_ip_ext;
-	uint8_t rx_l4_l3_hdr_type;
-	uint32_t rx_rss_hash;
 };
 
 /** @brief Stores @p op_own after every earlier store of this thread becomes visible. */
@@ -1593,14 +1589,6 @@ OPENGDA_MLX5_FN int opengda_mlx5_cqe_write(struct opengda_mlx5_cqe64 *cqe, const
 		cqe->imm_inval_pkey = opengda_mlx5_htobe32(f->imm);
 		cqe->byte_cnt = opengda_mlx5_htobe32(f->byte_cnt);
 		cqe->timestamp = opengda_mlx5_htobe64(f->timestamp);
-		if (f->inline_len == 0 && (f->rx_hds_ip_ext | f->rx_l4_l3_hdr_type | f->rx_rss_hash) != 0) {
-			p[OPENGDA_MLX5_CQE_RX_RSS_HASH] = (uint8_t)(f->rx_rss_hash >> 24);
-			p[OPENGDA_MLX5_CQE_RX_RSS_HASH + 1] = (uint8_t)(f->rx_rss_hash >> 16);
-			p[OPENGDA_MLX5_CQE_RX_RSS_HASH + 2] = (uint8_t)(f->rx_rss_hash >> 8);
-			p[OPENGDA_MLX5_CQE_RX_RSS_HASH + 3] = (uint8_t)f->rx_rss_hash;
-			p[OPENGDA_MLX5_CQE_RX_HDS_IP_EXT] = f->rx_hds_ip_ext;
-			p[OPENGDA_MLX5_CQE_RX_L4_L3_HDR_TYPE] = f->rx_l4_l3_hdr_type;
-		}
 	}
 	cqe->sop_drop_qpn = opengda_mlx5_htobe32(((uint32_t)f->wqe_opcode << 24) | f->qpn);
 	cqe->wqe_counter = opengda_mlx5_htobe16(f->wqe_counter);

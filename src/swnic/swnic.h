@@ -438,13 +438,21 @@ doca_error_t swnic_cq_post_responder(struct swnic_cq *cq, uint8_t cqe_opcode, ui
 doca_error_t swnic_cq_post_responder_inline(struct swnic_cq *cq, uint8_t cqe_opcode, uint32_t qpn,
 					    uint32_t user_index_or_srqn, uint16_t wqe_counter, const uint8_t *data,
 					    uint32_t len, uint32_t imm_be, bool solicited);
+/* The Ethernet receive fields of a CQE (resp_info bytes: opengda_mlx5.h OPENGDA_MLX5_CQE_RX_*). */
+struct swnic_cqe_rx {
+	uint8_t hds_ip_ext;        /* L2 / L3 / L4 OK */
+	uint8_t l4_l3_hdr_type;
+	uint32_t rss_hash;
+};
+
 /*
- * Writes a non-error CQE from caller-filled fields (Ethernet receives: checksum flags, header
- * types, RSS hash, a real-time time stamp); a zero timestamp gets the NIC's clock. Same overrun
- * contract as above.
+ * Writes an Ethernet receive CQE: the caller's fields (a zero timestamp gets the NIC's clock; the
+ * receive path brings the real-time one) and @rx, all in place before op_own is published. Same
+ * overrun contract as above.
  */
 struct opengda_mlx5_cqe_fields;
-doca_error_t swnic_cq_post_fields(struct swnic_cq *cq, const struct opengda_mlx5_cqe_fields *f);
+doca_error_t swnic_cq_post_eth_rx(struct swnic_cq *cq, const struct opengda_mlx5_cqe_fields *f,
+				  const struct swnic_cqe_rx *rx);
 /*
  * Writes an error CQE: cqe_opcode REQ_ERR (13) or RESP_ERR (14), a non-zero syndrome
  * (enum opengda_mlx5_cqe_syndrome), the model's vendor syndrome, wqe_opcode = opcode of

@@ -61,15 +61,25 @@ static bool cq_valid(const struct swnic_cq *cq)
  * acquire those 4 bytes, not the op_own byte alone).
  */
 static int cqe_store(bool collapsed, struct opengda_mlx5_cqe64 *entry, const struct opengda_mlx5_cqe_fields *f,
-		     uint8_t owner)
+		     uint8_t owner, const struct swnic_cqe_rx *rx)
 {
 	struct opengda_mlx5_cqe64 img;
+	uint8_t *b = (uint8_t *)&img;
 	uint32_t tail;
 
-	if (!collapsed)
+	if (!collapsed && rx == NULL)
 		return opengda_mlx5_cqe_write(entry, f, owner);
+	/* Built aside (see above): also how an Ethernet receive's fields join the CQE before op_own. */
 	if (opengda_mlx5_cqe_write(&img, f, owner) != 0)
 		return -1;
+	if (rx != NULL) {
+		b[OPENGDA_MLX5_CQE_RX_RSS_HASH] = (uint8_t)(rx->rss_hash >> 24);
+		b[OPENGDA_MLX5_CQE_RX_RSS_HASH + 1] = (uint8_t)(rx->rss_hash >> 16);
+		b[OPENGDA_MLX5_CQE_RX_RSS_HASH + 2] = (uint8_t)(rx->rss_hash >> 8);
+		b[OPENGDA_MLX5_CQE_RX_RSS_HASH + 3] = (uint8_t)rx->rss_hash;
+		b[OPENGDA_MLX5_CQE_RX_HDS_IP_EXT] = rx->hds_ip_ext;
+		b[OPENGDA_MLX5_CQE_RX_L4_L3_HDR_TYPE] = rx->l4_l3_hdr_type;
+	}
 	memcpy(entry, &img, 60);
 	memcpy(&tail, (const uint8_t *)&img + 60, 4);
 	__atomic_store_n((uint32_t *)(void *)((uint8_t *)entry + 60), tail, __ATOMIC_RELEASE);
@@ -78,7 +88,7 @@ static int cqe_store(bool collapsed, struct opengda_mlx5_cqe64 *entry, const str
 
 
 /* Writes one CQE; the single place where CQ entries are produced. */
-static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields *f)
+static doca_error_t cq_post_rx(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields *f, const struct swnic_cqe_rx *rx)
 {
 	uint32_t produced, size, idx;
 	bool fire = false, is_error;
@@ -118,7 +128,7 @@ static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields 
 	idx = cq->collapsed ? 0u : (produced & (size - 1u));
 	entry = cq->ring + (size_t)idx * cq->cqe_size + (cq->cqe_size == 128u ? 64u : 0u);
 	if (cqe_store(cq->collapsed, (struct opengda_mlx5_cqe64 *)entry, f,
-		      opengda_mlx5_cqe_hw_owner(produced, cq->log_size)) != 0) {
+		      opengda_mlx5_cqe_hw_owner(produced, cq->log_size), rx) != 0) {
 		pthread_mutex_unlock(&cq->lock);
 		OGDA_LOG_ERR("cq 0x%x: CQE fields out of range (opcode %u qpn 0x%x user_index 0x%x)", cq->cqn,
 			     (unsigned)f->opcode, f->qpn, f->user_index);
@@ -139,16 +149,23 @@ static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields 
 	return DOCA_SUCCESS;
 }
 
-doca_error_t swnic_cq_post_fields(struct swnic_cq *cq, const struct opengda_mlx5_cqe_fields *f)
+static doca_error_t cq_post(struct swnic_cq *cq, struct opengda_mlx5_cqe_fields *f)
+{
+	return cq_post_rx(cq, f, NULL);
+}
+
+doca_error_t swnic_cq_post_eth_rx(struct swnic_cq *cq, const struct opengda_mlx5_cqe_fields *f,
+				  const struct swnic_cqe_rx *rx)
 {
 	struct opengda_mlx5_cqe_fields copy;
 
-	if (f == NULL || f->opcode == OPENGDA_MLX5_CQE_REQ_ERR || f->opcode == OPENGDA_MLX5_CQE_RESP_ERR) {
-		OGDA_LOG_ERR("CQE fields: a non-error CQE is needed (error CQEs go through swnic_cq_post_error)");
+	if (f == NULL || rx == NULL || f->opcode == OPENGDA_MLX5_CQE_REQ_ERR || f->opcode == OPENGDA_MLX5_CQE_RESP_ERR ||
+	    f->inline_len != 0) {
+		OGDA_LOG_ERR("Ethernet receive CQE: a non-error, non-inline CQE and its receive fields are needed");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	copy = *f;
-	return cq_post(cq, &copy);
+	return cq_post_rx(cq, &copy, rx);
 }
 
 doca_error_t swnic_cq_post_req(struct swnic_cq *cq, uint8_t wqe_opcode, uint32_t qpn, uint32_t user_index,

@@ -72,6 +72,7 @@ static bool complete(struct swnic_eth_rq *rq, const struct swnic_recv_wqe *w, ui
 		     const struct swnic_rx_meta *m)
 {
 	struct opengda_mlx5_cqe_fields f;
+	struct swnic_cqe_rx rx;
 	doca_error_t err;
 
 	memset(&f, 0, sizeof(f));
@@ -80,11 +81,11 @@ static bool complete(struct swnic_eth_rq *rq, const struct swnic_recv_wqe *w, ui
 	f.user_index = rq->user_index;
 	f.wqe_counter = w->counter;
 	f.byte_cnt = len;
-	f.rx_hds_ip_ext = hds_ip_ext(m->pi);
-	f.rx_l4_l3_hdr_type = l4_l3_hdr_type(m->pi);
-	f.rx_rss_hash = m->rss_hash;
 	f.timestamp = realtime_stamp();
-	err = swnic_cq_post_fields(rq->cq, &f);
+	rx.hds_ip_ext = hds_ip_ext(m->pi);
+	rx.l4_l3_hdr_type = l4_l3_hdr_type(m->pi);
+	rx.rss_hash = m->rss_hash;
+	err = swnic_cq_post_eth_rx(rq->cq, &f, &rx);
 	if (err != DOCA_SUCCESS) {
 		/* The CQ overran (or is in error): the completion is lost, the RQ stops as a NIC's does. */
 		rq_to_error(rq, 0);
