@@ -80,6 +80,12 @@ static int cqe_store(bool collapsed, struct opengda_mlx5_cqe64 *entry, const str
 		b[OPENGDA_MLX5_CQE_RX_HDS_IP_EXT] = rx->hds_ip_ext;
 		b[OPENGDA_MLX5_CQE_RX_L4_L3_HDR_TYPE] = rx->l4_l3_hdr_type;
 	}
+	if (!collapsed) {
+		/* A ring entry: published by its op_own byte alone, as opengda_mlx5_cqe_write does. */
+		memcpy(entry, &img, 63);
+		__atomic_store_n(&entry->op_own, img.op_own, __ATOMIC_RELEASE);
+		return 0;
+	}
 	memcpy(entry, &img, 60);
 	memcpy(&tail, (const uint8_t *)&img + 60, 4);
 	__atomic_store_n((uint32_t *)(void *)((uint8_t *)entry + 60), tail, __ATOMIC_RELEASE);
