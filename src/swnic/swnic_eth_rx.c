@@ -30,10 +30,8 @@
 /* One frame slot of a burst: the bytes (4 spare for a VLAN tag put back) and its auxdata. */
 struct rx_slot {
 	uint8_t frame[RX_FRAME_MAX + 4];
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
-	} ctl;
+	/* aligned as a cmsghdr (size_t words); not a union with one: clang calls that variable-sized */
+	_Alignas(size_t) char ctl[CMSG_SPACE(sizeof(struct tpacket_auxdata))];
 	struct sockaddr_ll from;
 	struct iovec iov;
 };
@@ -87,8 +85,8 @@ static void burst_arm(struct swnic_eth_rx *rx)
 		mh->msg_namelen = sizeof(sl->from);
 		mh->msg_iov = &sl->iov;
 		mh->msg_iovlen = 1;
-		mh->msg_control = sl->ctl.buf;
-		mh->msg_controllen = sizeof(sl->ctl.buf);
+		mh->msg_control = sl->ctl;
+		mh->msg_controllen = sizeof(sl->ctl);
 		mh->msg_flags = 0;
 	}
 }
