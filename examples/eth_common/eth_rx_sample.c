@@ -9,14 +9,6 @@
 #include "doca_eth_rxq_gpu_data_path.h"
 #include "sample_util.h"
 
-static int check(doca_error_t err, const char *what)
-{
-	if (err == DOCA_SUCCESS)
-		return 0;
-	sample_err("%s failed: %s", what, doca_error_get_descr(err));
-	return -1;
-}
-
 int eth_rxq_sample_start(struct eth_sample *s, struct eth_rxq_sample *q, uint32_t pkts, uint32_t pkt_size,
 			 uint16_t queue_id)
 {
@@ -24,32 +16,32 @@ int eth_rxq_sample_start(struct eth_sample *s, struct eth_rxq_sample *q, uint32_
 	void *cpu = NULL;
 
 	memset(q, 0, sizeof(*q));
-	if (check(doca_eth_rxq_create(s->dev, pkts, pkt_size, &q->rxq), "doca_eth_rxq_create") != 0 ||
-	    check(doca_eth_rxq_set_type(q->rxq, DOCA_ETH_RXQ_TYPE_CYCLIC), "doca_eth_rxq_set_type") != 0 ||
-	    check(doca_eth_rxq_estimate_packet_buf_size(DOCA_ETH_RXQ_TYPE_CYCLIC, 0, 0, pkt_size, pkts, 0, 0, 0, &size),
+	if (eth_sample_check(doca_eth_rxq_create(s->dev, pkts, pkt_size, &q->rxq), "doca_eth_rxq_create") != 0 ||
+	    eth_sample_check(doca_eth_rxq_set_type(q->rxq, DOCA_ETH_RXQ_TYPE_CYCLIC), "doca_eth_rxq_set_type") != 0 ||
+	    eth_sample_check(doca_eth_rxq_estimate_packet_buf_size(DOCA_ETH_RXQ_TYPE_CYCLIC, 0, 0, pkt_size, pkts, 0, 0, 0, &size),
 		  "doca_eth_rxq_estimate_packet_buf_size") != 0)
 		return -1;
-	if (check(doca_gpu_mem_alloc(s->gpu, size, 4096, s->on_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
+	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, size, 4096, s->on_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
 				     &q->pkts, s->on_gpu ? NULL : &cpu),
 		  "doca_gpu_mem_alloc (packets)") != 0) {
 		q->pkts = NULL;
 		return -1;
 	}
-	if (check(doca_mmap_create(&q->mmap), "doca_mmap_create") != 0 ||
-	    check(doca_mmap_add_dev(q->mmap, s->dev), "doca_mmap_add_dev") != 0 ||
-	    check(doca_mmap_set_memrange(q->mmap, q->pkts, size), "doca_mmap_set_memrange") != 0 ||
-	    check(doca_mmap_set_permissions(q->mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), "doca_mmap_set_permissions") ||
-	    check(doca_mmap_start(q->mmap), "doca_mmap_start") != 0 ||
-	    check(doca_eth_rxq_set_pkt_buf(q->rxq, q->mmap, 0, size), "doca_eth_rxq_set_pkt_buf") != 0)
+	if (eth_sample_check(doca_mmap_create(&q->mmap), "doca_mmap_create") != 0 ||
+	    eth_sample_check(doca_mmap_add_dev(q->mmap, s->dev), "doca_mmap_add_dev") != 0 ||
+	    eth_sample_check(doca_mmap_set_memrange(q->mmap, q->pkts, size), "doca_mmap_set_memrange") != 0 ||
+	    eth_sample_check(doca_mmap_set_permissions(q->mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), "doca_mmap_set_permissions") ||
+	    eth_sample_check(doca_mmap_start(q->mmap), "doca_mmap_start") != 0 ||
+	    eth_sample_check(doca_eth_rxq_set_pkt_buf(q->rxq, q->mmap, 0, size), "doca_eth_rxq_set_pkt_buf") != 0)
 		return -1;
-	if (s->on_gpu && check(doca_eth_rxq_gpu_enable_mcst_qp(q->rxq), "doca_eth_rxq_gpu_enable_mcst_qp") != 0)
+	if (s->on_gpu && eth_sample_check(doca_eth_rxq_gpu_enable_mcst_qp(q->rxq), "doca_eth_rxq_gpu_enable_mcst_qp") != 0)
 		return -1;
-	if (check(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(q->rxq), s->gpu), "doca_ctx_set_datapath_on_gpu") ||
-	    check(doca_ctx_start(doca_eth_rxq_as_doca_ctx(q->rxq)), "doca_ctx_start (rxq)") != 0)
+	if (eth_sample_check(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(q->rxq), s->gpu), "doca_ctx_set_datapath_on_gpu") ||
+	    eth_sample_check(doca_ctx_start(doca_eth_rxq_as_doca_ctx(q->rxq)), "doca_ctx_start (rxq)") != 0)
 		return -1;
 	q->started = 1;
-	if (check(doca_eth_rxq_apply_queue_id(q->rxq, queue_id), "doca_eth_rxq_apply_queue_id") != 0 ||
-	    check(doca_eth_rxq_get_gpu_handle(q->rxq, &q->h), "doca_eth_rxq_get_gpu_handle") != 0)
+	if (eth_sample_check(doca_eth_rxq_apply_queue_id(q->rxq, queue_id), "doca_eth_rxq_apply_queue_id") != 0 ||
+	    eth_sample_check(doca_eth_rxq_get_gpu_handle(q->rxq, &q->h), "doca_eth_rxq_get_gpu_handle") != 0)
 		return -1;
 	return 0;
 }
@@ -76,23 +68,23 @@ int eth_flow_sample_start(struct eth_sample *s, struct eth_flow_sample *f)
 	int rc = -1;
 
 	memset(f, 0, sizeof(*f));
-	if (check(doca_flow_cfg_create(&cfg), "doca_flow_cfg_create") != 0)
+	if (eth_sample_check(doca_flow_cfg_create(&cfg), "doca_flow_cfg_create") != 0)
 		return -1;
-	if (check(doca_flow_cfg_set_pipe_queues(cfg, 1), "doca_flow_cfg_set_pipe_queues") == 0 &&
-	    check(doca_flow_cfg_set_mode_args(cfg, "vnf,hws,isolated"), "doca_flow_cfg_set_mode_args") == 0 &&
-	    check(doca_flow_cfg_set_nr_counters(cfg, 64), "doca_flow_cfg_set_nr_counters") == 0 &&
-	    check(doca_flow_init(cfg), "doca_flow_init") == 0)
+	if (eth_sample_check(doca_flow_cfg_set_pipe_queues(cfg, 1), "doca_flow_cfg_set_pipe_queues") == 0 &&
+	    eth_sample_check(doca_flow_cfg_set_mode_args(cfg, "vnf,hws,isolated"), "doca_flow_cfg_set_mode_args") == 0 &&
+	    eth_sample_check(doca_flow_cfg_set_nr_counters(cfg, 64), "doca_flow_cfg_set_nr_counters") == 0 &&
+	    eth_sample_check(doca_flow_init(cfg), "doca_flow_init") == 0)
 		rc = 0;
 	(void)doca_flow_cfg_destroy(cfg);
 	if (rc != 0)
 		return -1;
 	f->inited = 1;
 	rc = -1;
-	if (check(doca_flow_port_cfg_create(&pc), "doca_flow_port_cfg_create") != 0)
+	if (eth_sample_check(doca_flow_port_cfg_create(&pc), "doca_flow_port_cfg_create") != 0)
 		return -1;
-	if (check(doca_flow_port_cfg_set_port_id(pc, 0), "doca_flow_port_cfg_set_port_id") == 0 &&
-	    check(doca_flow_port_cfg_set_dev(pc, s->dev), "doca_flow_port_cfg_set_dev") == 0 &&
-	    check(doca_flow_port_start(pc, &f->port), "doca_flow_port_start") == 0)
+	if (eth_sample_check(doca_flow_port_cfg_set_port_id(pc, 0), "doca_flow_port_cfg_set_port_id") == 0 &&
+	    eth_sample_check(doca_flow_port_cfg_set_dev(pc, s->dev), "doca_flow_port_cfg_set_dev") == 0 &&
+	    eth_sample_check(doca_flow_port_start(pc, &f->port), "doca_flow_port_start") == 0)
 		rc = 0;
 	(void)doca_flow_port_cfg_destroy(pc);
 	return rc;
@@ -106,13 +98,13 @@ static int make_pipe(struct eth_flow_sample *f, const char *name, enum doca_flow
 	struct doca_flow_pipe_cfg *pc = NULL;
 	int rc = -1;
 
-	if (check(doca_flow_pipe_cfg_create(&pc, f->port), "doca_flow_pipe_cfg_create") != 0)
+	if (eth_sample_check(doca_flow_pipe_cfg_create(&pc, f->port), "doca_flow_pipe_cfg_create") != 0)
 		return -1;
-	if (check(doca_flow_pipe_cfg_set_name(pc, name), "doca_flow_pipe_cfg_set_name") == 0 &&
-	    check(doca_flow_pipe_cfg_set_type(pc, type), "doca_flow_pipe_cfg_set_type") == 0 &&
-	    check(doca_flow_pipe_cfg_set_is_root(pc, is_root), "doca_flow_pipe_cfg_set_is_root") == 0 &&
-	    (match == NULL || check(doca_flow_pipe_cfg_set_match(pc, match, NULL), "doca_flow_pipe_cfg_set_match") == 0) &&
-	    check(doca_flow_pipe_create(pc, fwd, miss, pipe), "doca_flow_pipe_create") == 0)
+	if (eth_sample_check(doca_flow_pipe_cfg_set_name(pc, name), "doca_flow_pipe_cfg_set_name") == 0 &&
+	    eth_sample_check(doca_flow_pipe_cfg_set_type(pc, type), "doca_flow_pipe_cfg_set_type") == 0 &&
+	    eth_sample_check(doca_flow_pipe_cfg_set_is_root(pc, is_root), "doca_flow_pipe_cfg_set_is_root") == 0 &&
+	    (match == NULL || eth_sample_check(doca_flow_pipe_cfg_set_match(pc, match, NULL), "doca_flow_pipe_cfg_set_match") == 0) &&
+	    eth_sample_check(doca_flow_pipe_create(pc, fwd, miss, pipe), "doca_flow_pipe_create") == 0)
 		rc = 0;
 	(void)doca_flow_pipe_cfg_destroy(pc);
 	return rc;
@@ -142,7 +134,7 @@ int eth_flow_sample_class(struct eth_flow_sample *f, enum doca_flow_l4_meta l4, 
 	miss.type = DOCA_FLOW_FWD_DROP;
 	snprintf(name, sizeof(name), "L4_CLASS_%d", (int)l4);
 	if (make_pipe(f, name, DOCA_FLOW_PIPE_BASIC, false, &match, &fwd, &miss, &f->pipe[f->n]) != 0 ||
-	    check(doca_flow_pipe_basic_add_entry(0, f->pipe[f->n], &match, 0, NULL, NULL, NULL, 0, NULL, &entry),
+	    eth_sample_check(doca_flow_pipe_basic_add_entry(0, f->pipe[f->n], &match, 0, NULL, NULL, NULL, 0, NULL, &entry),
 		  "doca_flow_pipe_basic_add_entry") != 0)
 		return -1;
 	f->l4[f->n] = l4;
@@ -166,12 +158,12 @@ int eth_flow_sample_commit(struct eth_flow_sample *f)
 		match.parser_meta.outer_l4_type = f->l4[i];
 		fwd.type = DOCA_FLOW_FWD_PIPE;
 		fwd.next_pipe = f->pipe[i];
-		if (check(doca_flow_pipe_control_add_entry(0, f->root, &match, NULL, NULL, NULL, NULL, NULL, NULL,
+		if (eth_sample_check(doca_flow_pipe_control_add_entry(0, f->root, &match, NULL, NULL, NULL, NULL, NULL, NULL,
 							   (uint32_t)i, &fwd, NULL, &entry),
 			  "doca_flow_pipe_control_add_entry") != 0)
 			return -1;
 	}
-	return check(doca_flow_entries_process(f->port, 0, 0, 0), "doca_flow_entries_process");
+	return eth_sample_check(doca_flow_entries_process(f->port, 0, 0, 0), "doca_flow_entries_process");
 }
 
 void eth_flow_sample_close(struct eth_flow_sample *f)

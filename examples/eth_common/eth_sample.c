@@ -15,7 +15,7 @@
 
 #define HDR_LEN 42u
 
-static int check(doca_error_t err, const char *what)
+int eth_sample_check(doca_error_t err, const char *what)
 {
 	if (err != DOCA_SUCCESS)
 		sample_err_doca(what, err);
@@ -83,7 +83,7 @@ static int open_dev(struct eth_sample *s, const char *dev)
 	char name[DOCA_DEVINFO_IBDEV_NAME_SIZE], pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
 	uint32_t n = 0, i;
 
-	if (check(doca_devinfo_create_list(&s->list, &n), "doca_devinfo_create_list") != 0)
+	if (eth_sample_check(doca_devinfo_create_list(&s->list, &n), "doca_devinfo_create_list") != 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		pci[0] = '\0';
@@ -91,7 +91,7 @@ static int open_dev(struct eth_sample *s, const char *dev)
 			continue;
 		(void)doca_devinfo_get_pci_addr_str(s->list[i], pci);
 		if (strcmp(name, dev) == 0 || strcmp(pci, dev) == 0)
-			return check(doca_dev_open(s->list[i], &s->dev), "doca_dev_open");
+			return eth_sample_check(doca_dev_open(s->list[i], &s->dev), "doca_dev_open");
 	}
 	sample_err("-n %s: no such device", dev);
 	return -1;
@@ -113,7 +113,7 @@ static int open_gpu(struct eth_sample *s, const char *gpu_pci)
 		snprintf(why, sizeof(why), "doca_gpu_create(%s): %s", d.bus_id, doca_error_get_descr(err));
 	}
 	sample_info("no GPU (%s): host threads run the device code", why);
-	return check(opengda_gpu_create_host(&s->gpu), "opengda_gpu_create_host");
+	return eth_sample_check(opengda_gpu_create_host(&s->gpu), "opengda_gpu_create_host");
 }
 
 int eth_sample_open(struct eth_sample *s, const char *dev, const char *gpu_pci, const char *iface)
@@ -122,7 +122,7 @@ int eth_sample_open(struct eth_sample *s, const char *dev, const char *gpu_pci, 
 	if (open_dev(s, dev) != 0 || open_gpu(s, gpu_pci) != 0)
 		return -1;
 	if (iface != NULL)
-		return check(opengda_eth_port_attach(s->dev, iface), "opengda_eth_port_attach");
+		return eth_sample_check(opengda_eth_port_attach(s->dev, iface), "opengda_eth_port_attach");
 	return 0;
 }
 
@@ -168,23 +168,23 @@ int eth_sample_frames(struct eth_sample *s, uint32_t total, uint32_t len, uint32
 	(void)doca_devinfo_get_mac_addr(doca_dev_as_devinfo(s->dev), mac, sizeof(mac));
 	for (k = 0; k < total; k++)
 		udp_frame(host + (size_t)k * slot, len, mac, dst, tag, k);
-	if (check(doca_gpu_mem_alloc(s->gpu, bytes, 4096, s->on_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
+	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, bytes, 4096, s->on_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
 				     &s->frames, s->on_gpu ? NULL : &cpu),
 		  "doca_gpu_mem_alloc (frames)") != 0)
 		goto out;
 	if (s->on_gpu ? ex_cuda_to_dev(s->frames, host, bytes) != 0 : (memcpy(cpu, host, bytes), 0) != 0)
 		goto out;
-	if (check(doca_gpu_mem_alloc(s->gpu, sizeof(int32_t), 64, DOCA_GPU_MEM_TYPE_CPU_GPU, &s->status_dev,
+	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, sizeof(int32_t), 64, DOCA_GPU_MEM_TYPE_CPU_GPU, &s->status_dev,
 				     (void **)&s->status_cpu),
 		  "doca_gpu_mem_alloc (status)") != 0)
 		goto out;
 	*s->status_cpu = 1;
-	if (check(doca_mmap_create(&s->mmap), "doca_mmap_create") != 0 ||
-	    check(doca_mmap_add_dev(s->mmap, s->dev), "doca_mmap_add_dev") != 0 ||
-	    check(doca_mmap_set_memrange(s->mmap, s->frames, bytes), "doca_mmap_set_memrange") != 0 ||
-	    check(doca_mmap_set_permissions(s->mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), "doca_mmap_set_permissions") ||
-	    check(doca_mmap_start(s->mmap), "doca_mmap_start") != 0 ||
-	    check(doca_mmap_get_mkey(s->mmap, s->dev, &mkey), "doca_mmap_get_mkey") != 0)
+	if (eth_sample_check(doca_mmap_create(&s->mmap), "doca_mmap_create") != 0 ||
+	    eth_sample_check(doca_mmap_add_dev(s->mmap, s->dev), "doca_mmap_add_dev") != 0 ||
+	    eth_sample_check(doca_mmap_set_memrange(s->mmap, s->frames, bytes), "doca_mmap_set_memrange") != 0 ||
+	    eth_sample_check(doca_mmap_set_permissions(s->mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), "doca_mmap_set_permissions") ||
+	    eth_sample_check(doca_mmap_start(s->mmap), "doca_mmap_start") != 0 ||
+	    eth_sample_check(doca_mmap_get_mkey(s->mmap, s->dev, &mkey), "doca_mmap_get_mkey") != 0)
 		goto out;
 	s->mkey_be = htonl(mkey);
 	rc = 0;
@@ -211,20 +211,20 @@ int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time, int p
 {
 	struct doca_ctx *ctx;
 
-	if (check(doca_eth_txq_create(s->dev, burst, &s->txq), "doca_eth_txq_create") != 0 ||
-	    check(doca_eth_txq_set_l3_chksum_offload(s->txq, 1), "doca_eth_txq_set_l3_chksum_offload") != 0 ||
-	    check(doca_eth_txq_set_l4_chksum_offload(s->txq, 1), "doca_eth_txq_set_l4_chksum_offload") != 0 ||
-	    check(doca_eth_txq_gpu_set_completion_on_gpu(s->txq), "doca_eth_txq_gpu_set_completion_on_gpu") != 0)
+	if (eth_sample_check(doca_eth_txq_create(s->dev, burst, &s->txq), "doca_eth_txq_create") != 0 ||
+	    eth_sample_check(doca_eth_txq_set_l3_chksum_offload(s->txq, 1), "doca_eth_txq_set_l3_chksum_offload") != 0 ||
+	    eth_sample_check(doca_eth_txq_set_l4_chksum_offload(s->txq, 1), "doca_eth_txq_set_l4_chksum_offload") != 0 ||
+	    eth_sample_check(doca_eth_txq_gpu_set_completion_on_gpu(s->txq), "doca_eth_txq_gpu_set_completion_on_gpu") != 0)
 		return -1;
 	if (wait_on_time &&
-	    check(doca_eth_txq_set_wait_on_time_offload(s->txq), "doca_eth_txq_set_wait_on_time_offload") != 0)
+	    eth_sample_check(doca_eth_txq_set_wait_on_time_offload(s->txq), "doca_eth_txq_set_wait_on_time_offload") != 0)
 		return -1;
-	if (proxy && check(doca_eth_txq_gpu_set_uar_on_cpu(s->txq), "doca_eth_txq_gpu_set_uar_on_cpu") != 0)
+	if (proxy && eth_sample_check(doca_eth_txq_gpu_set_uar_on_cpu(s->txq), "doca_eth_txq_gpu_set_uar_on_cpu") != 0)
 		return -1;
 	ctx = doca_eth_txq_as_doca_ctx(s->txq);
-	if (check(doca_ctx_set_datapath_on_gpu(ctx, s->gpu), "doca_ctx_set_datapath_on_gpu") != 0 ||
-	    check(doca_ctx_start(ctx), "doca_ctx_start") != 0 ||
-	    check(doca_eth_txq_get_gpu_handle(s->txq, &s->h), "doca_eth_txq_get_gpu_handle") != 0)
+	if (eth_sample_check(doca_ctx_set_datapath_on_gpu(ctx, s->gpu), "doca_ctx_set_datapath_on_gpu") != 0 ||
+	    eth_sample_check(doca_ctx_start(ctx), "doca_ctx_start") != 0 ||
+	    eth_sample_check(doca_eth_txq_get_gpu_handle(s->txq, &s->h), "doca_eth_txq_get_gpu_handle") != 0)
 		return -1;
 	if (proxy) {
 		atomic_init(&s->proxy_stop, 0);

@@ -49,6 +49,9 @@ struct eth_sample_opts {
 	struct eth_sample_dst dst;
 };
 
+/* 0 when @p err is DOCA_SUCCESS; otherwise says what failed (naming @p what) and returns -1. */
+int eth_sample_check(doca_error_t err, const char *what);
+
 /* swnic0, the first GPU, no interface, broadcast to 192.168.1.2:5000. */
 void eth_sample_opts_default(struct eth_sample_opts *o);
 

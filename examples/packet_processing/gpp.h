@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "device/ogda_dev_port.h"
+#include "device/ogda_dev_sem.h"
 #include "doca_gpunetio_eth_def.h"
 
 #define GPP_MAX_QUEUES 4u            /* per class (UDP, TCP) */
@@ -132,6 +133,23 @@ OGDA_DEV_FN int gpp_icmp_reply(uint8_t *p, uint32_t len)
 	icmp[2] = (uint8_t)(sum >> 8);
 	icmp[3] = (uint8_t)sum;
 	return 1;
+}
+
+/*
+ * Hands a queue's cumulative counts to the CPU through item 0 of its semaphore when the CPU has
+ * read the last ones (FREE): a skipped hand-over is caught up by the next. @final: the receiver is
+ * leaving and the CPU reads only after it has, so the last counts go in whatever the status.
+ */
+OGDA_DEV_FN void gpp_publish(const struct gpp_queue_args *q, const struct gpp_stats *s, int final)
+{
+	enum doca_gpu_semaphore_status st = DOCA_GPU_SEMAPHORE_STATUS_FREE;
+	void *info = 0;
+
+	if (ogda_dev_sem_get_status(q->sem, 0, &st) != DOCA_SUCCESS || (!final && st != DOCA_GPU_SEMAPHORE_STATUS_FREE) ||
+	    ogda_dev_sem_get_custom_info_addr(q->sem, 0, &info) != DOCA_SUCCESS)
+		return;
+	*(struct gpp_stats *)info = *s;
+	(void)ogda_dev_sem_set_status(q->sem, 0, DOCA_GPU_SEMAPHORE_STATUS_READY);
 }
 
 #ifdef __cplusplus

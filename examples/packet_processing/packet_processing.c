@@ -133,23 +133,6 @@ struct host_worker {
 	uint32_t qi;
 };
 
-/*
- * Hands the counts to the CPU when it has read the last ones (item FREE); @final: the receiver is
- * leaving and the CPU reads only after it has, so the last counts go in whatever the status.
- */
-static void host_publish(const struct gpp_queue_args *q, const struct gpp_stats *s, int final)
-{
-	enum doca_gpu_semaphore_status st;
-	void *info = NULL;
-
-	if (ogda_dev_sem_get_status(q->sem, 0, &st) != DOCA_SUCCESS ||
-	    (!final && st != DOCA_GPU_SEMAPHORE_STATUS_FREE) ||
-	    ogda_dev_sem_get_custom_info_addr(q->sem, 0, &info) != DOCA_SUCCESS)
-		return;
-	memcpy(info, s, sizeof(*s));
-	(void)ogda_dev_sem_set_status(q->sem, 0, DOCA_GPU_SEMAPHORE_STATUS_READY);
-}
-
 static void *host_worker_main(void *arg)
 {
 	const struct host_worker *w = arg;
@@ -190,13 +173,13 @@ static void *host_worker_main(void *arg)
 				rc = rc != 0 ? rc : -1;
 		}
 		if (num != 0)
-			host_publish(q, &total, 0);
+			gpp_publish(q, &total, 0);
 		if (rc != 0) {
 			__atomic_store_n(a->status, rc, __ATOMIC_RELEASE);
 			break;
 		}
 	}
-	host_publish(q, &total, 1);
+	gpp_publish(q, &total, 1);
 	return NULL;
 }
 

@@ -12,27 +12,7 @@
 
 #include "device/doca_gpunetio_dev_eth_rxq.cuh"
 #include "device/doca_gpunetio_dev_eth_txq.cuh"
-#include "device/doca_gpunetio_dev_sem.cuh"
 #include "gpp.h"
-
-/*
- * Hands the counts to the CPU when it has read the last ones (item FREE): they are cumulative, a
- * skipped hand-over is caught up by the next. @final: the kernel is leaving and the CPU reads only
- * after it ended, so the last counts go in whatever the status.
- */
-__device__ static void publish(const struct gpp_queue_args *q, const struct gpp_stats *s, bool final)
-{
-	enum doca_gpu_semaphore_status st = DOCA_GPU_SEMAPHORE_STATUS_FREE;
-	void *info = nullptr;
-
-	if (doca_gpu_dev_semaphore_get_status(q->sem, 0, &st) != DOCA_SUCCESS ||
-	    (!final && st != DOCA_GPU_SEMAPHORE_STATUS_FREE))
-		return;
-	if (doca_gpu_dev_semaphore_get_custom_info_addr(q->sem, 0, &info) != DOCA_SUCCESS)
-		return;
-	*(struct gpp_stats *)info = *s;
-	doca_gpu_dev_semaphore_set_status(q->sem, 0, DOCA_GPU_SEMAPHORE_STATUS_READY);
-}
 
 /* UDP or TCP: block b serves queue first_q + b. */
 __global__ void gpp_classify_kernel(struct gpp_args a, uint32_t first_q)
@@ -76,12 +56,12 @@ __global__ void gpp_classify_kernel(struct gpp_args a, uint32_t first_q)
 			total.a += sum[2];
 			total.b += sum[3];
 			total.c += sum[4];
-			publish(q, &total, false);
+			gpp_publish(q, &total, 0);
 		}
 		__syncthreads();
 	}
 	if (threadIdx.x == 0)
-		publish(q, &total, true);
+		gpp_publish(q, &total, 1);
 }
 
 /* ICMP: one warp. */
@@ -132,12 +112,12 @@ __global__ void gpp_icmp_kernel(struct gpp_args a)
 				total.bytes += attr[i].bytes;
 			total.a += replies;
 			total.b += replies;
-			publish(q, &total, false);
+			gpp_publish(q, &total, 0);
 		}
 		__syncwarp();
 	}
 	if (threadIdx.x == 0)
-		publish(q, &total, true);
+		gpp_publish(q, &total, 1);
 }
 
 /*

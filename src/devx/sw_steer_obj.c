@@ -81,8 +81,3 @@ const struct prm_layout *sw_steer_obj_cmd_layout(const struct sw_steer_ref *ref,
 	}
 	return NULL;
 }
-
-const char *sw_steer_name(const struct sw_steer_ref *ref)
-{
-	return prm_cmd_opcode_name(ref->create);
-}

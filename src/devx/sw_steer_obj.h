@@ -39,7 +39,5 @@ doca_error_t sw_steer_destroy(struct swnic *nic, const struct sw_steer_ref *ref)
  */
 const struct prm_layout *sw_steer_obj_cmd_layout(const struct sw_steer_ref *ref, uint16_t opcode, bool query,
 						  const char **id_field);
-/* A name for log lines. */
-const char *sw_steer_name(const struct sw_steer_ref *ref);
 
 #endif /* OGDA_DEVX_SW_STEER_OBJ_H_ */

@@ -36,6 +36,11 @@ uint8_t swnic_cmd_fail(struct swnic_cmd *c, uint8_t status, uint32_t syndrome, c
 	return status;
 }
 
+uint8_t swnic_cmd_bad_param(struct swnic_cmd *c, uint32_t synd, const char *what, uint32_t v)
+{
+	return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, synd, "%s 0x%x", what, v);
+}
+
 uint8_t swnic_cmd_malformed(struct swnic_cmd *c)
 {
 	return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_MALFORMED, "the mailbox does not decode");

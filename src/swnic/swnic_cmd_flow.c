@@ -18,11 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint8_t bad(struct swnic_cmd *c, uint32_t synd, const char *what, uint32_t v)
-{
-	return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, synd, "%s 0x%x", what, v);
-}
-
 static struct swnic_ft *ft_get(struct swnic_steer *s, uint8_t type, uint32_t id)
 {
 	return type == PRM_FLOW_TABLE_NIC_RX ? swnic_table_lookup(&s->fts, id) : NULL;
@@ -40,11 +35,11 @@ uint8_t swnic_cmd_create_flow_table(struct swnic_cmd *c)
 	if (prm_create_flow_table_in_parse(c->in, c->inlen, &p) != DOCA_SUCCESS)
 		return swnic_cmd_malformed(c);
 	if (p.table_type != PRM_FLOW_TABLE_NIC_RX)
-		return bad(c, SWNIC_SYND_BAD_FT, "table_type (NIC_RX is modelled)", p.table_type);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FT, "table_type (NIC_RX is modelled)", p.table_type);
 	if (p.ctx.log_size > SWNIC_FT_MAX_LOG_SIZE)
-		return bad(c, SWNIC_SYND_BAD_FT, "log_size above 16:", p.ctx.log_size);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FT, "log_size above 16:", p.ctx.log_size);
 	if (p.ctx.table_miss_action != PRM_FLOW_TABLE_MISS_DEFAULT && p.ctx.table_miss_action != PRM_FLOW_TABLE_MISS_GOTO_TBL)
-		return bad(c, SWNIC_SYND_BAD_FT, "table_miss_action", p.ctx.table_miss_action);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FT, "table_miss_action", p.ctx.table_miss_action);
 	ft = calloc(1, sizeof(*ft));
 	if (ft != NULL)
 		ft->fte = calloc((size_t)1 << p.ctx.log_size, sizeof(*ft->fte));
@@ -69,8 +64,7 @@ uint8_t swnic_cmd_create_flow_table(struct swnic_cmd *c)
 		ft->id = id;
 		ft->level = p.ctx.level;
 		ft->log_size = p.ctx.log_size;
-		ft->miss_action = p.ctx.table_miss_action == PRM_FLOW_TABLE_MISS_GOTO_TBL ? SWNIC_FT_MISS_GOTO
-											: SWNIC_FT_MISS_DEFAULT;
+		ft->miss_action = p.ctx.table_miss_action;
 		ft->miss = miss;
 		if (miss != NULL)
 			atomic_fetch_add(&miss->refs, 1);
@@ -98,7 +92,7 @@ uint8_t swnic_cmd_destroy_flow_table(struct swnic_cmd *c)
 	pthread_rwlock_wrlock(&s->lock);
 	ft = ft_get(s, p.table_type, p.table_id);
 	if (ft == NULL) {
-		st = bad(c, SWNIC_SYND_BAD_FT, "no flow table", p.table_id);
+		st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FT, "no flow table", p.table_id);
 	} else if (atomic_load(&ft->refs) != 0) {
 		st = swnic_cmd_fail(c, PRM_STATUS_BAD_RES_STATE, SWNIC_SYND_FT_IN_USE,
 				    "flow table 0x%x: %u groups, entries or tables name it, or it is the root", p.table_id,
@@ -129,7 +123,7 @@ uint8_t swnic_cmd_set_flow_table_root(struct swnic_cmd *c)
 	if (p.op_mod == 0) { /* op_mod 1: disconnect the root */
 		ft = ft_get(s, p.table_type, p.table_id);
 		if (ft == NULL)
-			st = bad(c, SWNIC_SYND_BAD_FT, "no NIC RX flow table", p.table_id);
+			st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FT, "no NIC RX flow table", p.table_id);
 	}
 	if (st == PRM_STATUS_OK) {
 		if (s->root != NULL)
@@ -173,7 +167,7 @@ uint8_t swnic_cmd_create_flow_group(struct swnic_cmd *c)
 	if ((p.match_criteria_enable & ~(uint32_t)PRM_MATCH_CRITERIA_OUTER) != 0 ||
 	    !prm_match_param_outer_only((const uint8_t *)c->in + PRM_FLOW_GROUP_CRITERIA_OFFSET,
 					c->inlen - PRM_FLOW_GROUP_CRITERIA_OFFSET))
-		return bad(c, SWNIC_SYND_BAD_FG, "criteria beyond the outer headers are not modelled: enable",
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FG, "criteria beyond the outer headers are not modelled: enable",
 			   p.match_criteria_enable);
 	fg = calloc(1, sizeof(*fg));
 	if (fg == NULL)
@@ -186,7 +180,7 @@ uint8_t swnic_cmd_create_flow_group(struct swnic_cmd *c)
 	pthread_rwlock_wrlock(&s->lock);
 	ft = ft_get(s, p.table_type, p.table_id);
 	if (ft == NULL)
-		st = bad(c, SWNIC_SYND_BAD_FT, "no flow table", p.table_id);
+		st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FT, "no flow table", p.table_id);
 	else if (p.start_flow_index > p.end_flow_index || p.end_flow_index >= (1u << ft->log_size) ||
 		 fg_overlaps(s, ft, p.start_flow_index, p.end_flow_index))
 		st = swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_FG,
@@ -226,7 +220,7 @@ uint8_t swnic_cmd_destroy_flow_group(struct swnic_cmd *c)
 	pthread_rwlock_wrlock(&s->lock);
 	fg = swnic_table_lookup(&s->fgs, p.group_id);
 	if (fg == NULL || fg->ft != ft_get(s, p.table_type, p.table_id)) {
-		st = bad(c, SWNIC_SYND_BAD_FG, "no such group in the table: group", p.group_id);
+		st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FG, "no such group in the table: group", p.group_id);
 	} else if (fg->ftes != 0) {
 		st = swnic_cmd_fail(c, PRM_STATUS_BAD_RES_STATE, SWNIC_SYND_FG_IN_USE, "flow group 0x%x holds %u entries",
 				    p.group_id, fg->ftes);

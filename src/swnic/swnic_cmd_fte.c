@@ -16,11 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint8_t bad(struct swnic_cmd *c, uint32_t synd, const char *what, uint32_t v)
-{
-	return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, synd, "%s 0x%x", what, v);
-}
-
 /* Drops the references an entry holds and frees its slot. */
 static void fte_clear(struct swnic_fte *e)
 {
@@ -49,17 +44,17 @@ static uint8_t fte_fill(struct swnic_cmd *c, struct swnic_steer *s, const struct
 	memset(e, 0, sizeof(*e));
 	e->fg = swnic_table_lookup(&s->fgs, x->group_id);
 	if (e->fg == NULL || e->fg->ft != ft || index < e->fg->start || index > e->fg->end)
-		return bad(c, SWNIC_SYND_BAD_FTE, "flow index outside group / no group: index", index);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "flow index outside group / no group: index", index);
 	if ((x->action & (PRM_FLOW_ACTION_DROP | PRM_FLOW_ACTION_FWD_DEST)) ==
 	    (PRM_FLOW_ACTION_DROP | PRM_FLOW_ACTION_FWD_DEST) ||
 	    (x->action & ~(uint32_t)(PRM_FLOW_ACTION_ALLOW | PRM_FLOW_ACTION_DROP | PRM_FLOW_ACTION_FWD_DEST |
 				      PRM_FLOW_ACTION_COUNT)) != 0)
-		return bad(c, SWNIC_SYND_BAD_FTE, "action (DROP or FWD_DEST, with COUNT, is modelled)", x->action);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "action (DROP or FWD_DEST, with COUNT, is modelled)", x->action);
 	if ((x->action & PRM_FLOW_ACTION_FWD_DEST) &&
 	    (x->destination_list_size == 0 || x->destination_list_size > SWNIC_FTE_MAX_DEST))
-		return bad(c, SWNIC_SYND_BAD_FTE, "destination_list_size", x->destination_list_size);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "destination_list_size", x->destination_list_size);
 	if ((x->action & PRM_FLOW_ACTION_COUNT) && x->flow_counter_list_size != 1)
-		return bad(c, SWNIC_SYND_BAD_FTE, "flow_counter_list_size (one counter is modelled)",
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "flow_counter_list_size (one counter is modelled)",
 			   x->flow_counter_list_size);
 	if (prm_match_lyr_2_4_build(&x->match_value, e->value, SWNIC_MATCH_BYTES) != DOCA_SUCCESS)
 		return swnic_cmd_malformed(c);
@@ -67,24 +62,24 @@ static uint8_t fte_fill(struct swnic_cmd *c, struct swnic_steer *s, const struct
 		struct swnic_fte_dest *d = &e->dest[i];
 
 		if (x->dest[i].type == PRM_FLOW_DEST_TIR) {
-			d->kind = SWNIC_DEST_TIR;
+			d->kind = PRM_FLOW_DEST_TIR;
 			d->tir = swnic_table_lookup(&s->tirs, x->dest[i].id);
 			if (d->tir == NULL)
-				return bad(c, SWNIC_SYND_BAD_TIRN, "destination: no TIR", x->dest[i].id);
+				return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_TIRN, "destination: no TIR", x->dest[i].id);
 		} else if (x->dest[i].type == PRM_FLOW_DEST_FLOW_TABLE) {
-			d->kind = SWNIC_DEST_FLOW_TABLE;
+			d->kind = PRM_FLOW_DEST_FLOW_TABLE;
 			d->ft = swnic_table_lookup(&s->fts, x->dest[i].id);
 			if (d->ft == NULL || d->ft->level <= ft->level)
-				return bad(c, SWNIC_SYND_BAD_FT, "destination: no table of a deeper level", x->dest[i].id);
+				return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FT, "destination: no table of a deeper level", x->dest[i].id);
 		} else {
-			return bad(c, SWNIC_SYND_BAD_FTE, "destination type (TIR and flow table are modelled)",
+			return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "destination type (TIR and flow table are modelled)",
 				   x->dest[i].type);
 		}
 	}
 	if (x->action & PRM_FLOW_ACTION_COUNT) {
 		e->counter = swnic_table_lookup(&s->counters, x->counter_id[0]);
 		if (e->counter == NULL)
-			return bad(c, SWNIC_SYND_BAD_COUNTER, "no flow counter", x->counter_id[0]);
+			return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_COUNTER, "no flow counter", x->counter_id[0]);
 	}
 	e->used = true;
 	e->action = x->action;
@@ -120,16 +115,16 @@ uint8_t swnic_cmd_set_fte(struct swnic_cmd *c)
 	if (!prm_match_param_outer_only((const uint8_t *)c->in + PRM_FLOW_CONTEXT_OFFSET + PRM_FLOW_CONTEXT_MATCH_OFFSET,
 					PRM_MATCH_PARAM_SIZE)) {
 		free(p);
-		return bad(c, SWNIC_SYND_BAD_FTE, "match values beyond the outer headers are not modelled: index", 0);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "match values beyond the outer headers are not modelled: index", 0);
 	}
 	pthread_rwlock_wrlock(&s->lock);
 	ft = p->table_type == PRM_FLOW_TABLE_NIC_RX ? swnic_table_lookup(&s->fts, p->table_id) : NULL;
 	if (ft == NULL) {
-		st = bad(c, SWNIC_SYND_BAD_FT, "no NIC RX flow table", p->table_id);
+		st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FT, "no NIC RX flow table", p->table_id);
 	} else if (p->flow_index >= (1u << ft->log_size)) {
-		st = bad(c, SWNIC_SYND_BAD_FTE, "flow index outside the table:", p->flow_index);
+		st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "flow index outside the table:", p->flow_index);
 	} else if (p->op_mod == PRM_SET_FTE_OP_MOD_NEW && ft->fte[p->flow_index].used) {
-		st = bad(c, SWNIC_SYND_BAD_FTE, "a new entry at a used flow index:", p->flow_index);
+		st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "a new entry at a used flow index:", p->flow_index);
 	} else {
 		st = fte_fill(c, s, ft, p->flow_index, &p->ctx, &e);
 		if (st == PRM_STATUS_OK) {
@@ -156,7 +151,7 @@ uint8_t swnic_cmd_delete_fte(struct swnic_cmd *c)
 	pthread_rwlock_wrlock(&s->lock);
 	ft = p.table_type == PRM_FLOW_TABLE_NIC_RX ? swnic_table_lookup(&s->fts, p.table_id) : NULL;
 	if (ft == NULL || p.flow_index >= (1u << ft->log_size) || !ft->fte[p.flow_index].used)
-		st = bad(c, SWNIC_SYND_BAD_FTE, "no entry at flow index", p.flow_index);
+		st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_FTE, "no entry at flow index", p.flow_index);
 	else
 		fte_clear(&ft->fte[p.flow_index]);
 	pthread_rwlock_unlock(&s->lock);
@@ -177,7 +172,7 @@ uint8_t swnic_cmd_alloc_flow_counter(struct swnic_cmd *c)
 	if (prm_alloc_flow_counter_in_parse(c->in, c->inlen, &uid, &bulk) != DOCA_SUCCESS)
 		return swnic_cmd_malformed(c);
 	if (bulk != 0)
-		return bad(c, SWNIC_SYND_BAD_COUNTER, "flow_counter_bulk (single counters are modelled)", bulk);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_COUNTER, "flow_counter_bulk (single counters are modelled)", bulk);
 	fc = calloc(1, sizeof(*fc));
 	if (fc == NULL)
 		return swnic_cmd_fail(c, PRM_STATUS_NO_RESOURCES, SWNIC_SYND_NO_MEMORY, "cannot allocate a flow counter");
@@ -208,7 +203,7 @@ uint8_t swnic_cmd_dealloc_flow_counter(struct swnic_cmd *c)
 	pthread_rwlock_wrlock(&s->lock);
 	fc = swnic_table_lookup(&s->counters, id);
 	if (fc == NULL)
-		st = bad(c, SWNIC_SYND_BAD_COUNTER, "no flow counter", id);
+		st = swnic_cmd_bad_param(c, SWNIC_SYND_BAD_COUNTER, "no flow counter", id);
 	else if (atomic_load(&fc->refs) != 0)
 		st = swnic_cmd_fail(c, PRM_STATUS_BAD_RES_STATE, SWNIC_SYND_COUNTER_IN_USE,
 				    "flow counter 0x%x: %u entries count into it", id, atomic_load(&fc->refs));
@@ -231,7 +226,7 @@ uint8_t swnic_cmd_query_flow_counter(struct swnic_cmd *c)
 	if (prm_query_flow_counter_in_parse(c->in, c->inlen, &p) != DOCA_SUCCESS)
 		return swnic_cmd_malformed(c);
 	if (p.num_of_counters > 1)
-		return bad(c, SWNIC_SYND_BAD_COUNTER, "num_of_counters (one per query is modelled)", p.num_of_counters);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_COUNTER, "num_of_counters (one per query is modelled)", p.num_of_counters);
 	pthread_rwlock_rdlock(&s->lock);
 	fc = swnic_table_lookup(&s->counters, p.flow_counter_id);
 	if (fc != NULL) {
@@ -240,7 +235,7 @@ uint8_t swnic_cmd_query_flow_counter(struct swnic_cmd *c)
 	}
 	pthread_rwlock_unlock(&s->lock);
 	if (fc == NULL)
-		return bad(c, SWNIC_SYND_BAD_COUNTER, "no flow counter", p.flow_counter_id);
+		return swnic_cmd_bad_param(c, SWNIC_SYND_BAD_COUNTER, "no flow counter", p.flow_counter_id);
 	if (prm_query_flow_counter_out_build(&tc, 1, c->out, c->outlen) != DOCA_SUCCESS)
 		return swnic_cmd_malformed(c);
 	return PRM_STATUS_OK;

@@ -59,6 +59,9 @@ struct swnic_cmd {
 uint8_t swnic_cmd_fail(struct swnic_cmd *c, uint8_t status, uint32_t syndrome, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* BAD_PARAM with @synd, logged as "<what> 0x<v>". */
+uint8_t swnic_cmd_bad_param(struct swnic_cmd *c, uint32_t synd, const char *what, uint32_t v);
+
 /* A parser refused the mailbox: BAD_PARAM / MALFORMED. */
 uint8_t swnic_cmd_malformed(struct swnic_cmd *c);
 

@@ -164,7 +164,7 @@ uint8_t swnic_cmd_create_tir(struct swnic_cmd *c)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_TD, "no transport domain 0x%x",
 				      p.tirc.transport_domain);
 	}
-	tir->disp = p.tirc.disp_type == PRM_TIR_DISP_DIRECT ? SWNIC_TIR_DIRECT : SWNIC_TIR_INDIRECT;
+	tir->disp = p.tirc.disp_type;
 	tir->toeplitz = p.tirc.rx_hash_fn == PRM_RX_HASH_FN_TOEPLITZ;
 	tir->symmetric = p.tirc.rx_hash_symmetric != 0;
 	memcpy(tir->key, p.tirc.rx_hash_toeplitz_key, SWNIC_RSS_KEY_BYTES);
@@ -173,7 +173,7 @@ uint8_t swnic_cmd_create_tir(struct swnic_cmd *c)
 	tir->fields = p.tirc.rx_hash_field_selector_outer.selected_fields;
 	tir->td = p.tirc.transport_domain;
 	pthread_rwlock_wrlock(&s->lock);
-	if (tir->disp == SWNIC_TIR_DIRECT) {
+	if (tir->disp == PRM_TIR_DISP_DIRECT) {
 		tir->rq = swnic_table_lookup(&s->rqs, p.tirc.inline_rqn);
 		if (tir->rq == NULL)
 			st = swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_RQN, "inline_rqn 0x%x names no RQ",

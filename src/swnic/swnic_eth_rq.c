@@ -28,9 +28,6 @@
 #include <string.h>
 #include <time.h>
 
-#define RQ_STATE_RDY 1u
-#define RQ_STATE_ERR 3u
-
 static uint8_t l4_l3_hdr_type(const struct swnic_pkt_info *pi)
 {
 	uint8_t l3 = 0, l4 = 0;
@@ -63,7 +60,7 @@ static uint64_t realtime_stamp(void)
 
 static void rq_to_error(struct swnic_eth_rq *rq, uint8_t syndrome)
 {
-	atomic_store(&rq->state, RQ_STATE_ERR);
+	atomic_store(&rq->state, PRM_RQ_STATE_ERR);
 	OGDA_LOG_ERR("%s: RQ 0x%x enters ERR (syndrome 0x%x): later frames are dropped", rq->nic->name, rq->rqn,
 		     (unsigned)syndrome);
 }
@@ -129,7 +126,7 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 	uint8_t vsynd;
 	bool ok = false;
 
-	if (atomic_load(&rq->state) != RQ_STATE_RDY) {
+	if (atomic_load(&rq->state) != PRM_RQ_STATE_RDY) {
 		atomic_fetch_add(&rq->out_of_buffer, 1);
 		return false;
 	}

@@ -48,13 +48,14 @@ uint32_t swnic_rss_hash(const struct swnic_pkt_info *pi, const uint8_t key[SWNIC
 	size_t alen, n = 0;
 	bool l4_ok;
 
-	if ((l3_type == 0 && pi->l3 != SWNIC_PKT_L3_IPV4) || (l3_type == 1 && pi->l3 != SWNIC_PKT_L3_IPV6) ||
-	    l3_type > 1)
+	if ((l3_type == PRM_RX_HASH_L3_IPV4 && pi->l3 != SWNIC_PKT_L3_IPV4) ||
+	    (l3_type == PRM_RX_HASH_L3_IPV6 && pi->l3 != SWNIC_PKT_L3_IPV6) || l3_type > PRM_RX_HASH_L3_IPV6)
 		return 0;
 	alen = pi->l3 == SWNIC_PKT_L3_IPV4 ? 4u : 16u;
 	src = pi->src_ip + (16u - alen);
 	dst = pi->dst_ip + (16u - alen);
-	l4_ok = !pi->frag && ((l4_type == 0 && pi->l4 == SWNIC_PKT_L4_TCP) || (l4_type == 1 && pi->l4 == SWNIC_PKT_L4_UDP));
+	l4_ok = !pi->frag && ((l4_type == PRM_RX_HASH_L4_TCP && pi->l4 == SWNIC_PKT_L4_TCP) ||
+			       (l4_type == PRM_RX_HASH_L4_UDP && pi->l4 == SWNIC_PKT_L4_UDP));
 	sp[0] = (uint8_t)(pi->sport >> 8);
 	sp[1] = (uint8_t)pi->sport;
 	dp[0] = (uint8_t)(pi->dport >> 8);
@@ -63,19 +64,19 @@ uint32_t swnic_rss_hash(const struct swnic_pkt_info *pi, const uint8_t key[SWNIC
 		order_pair(&src, &dst, alen);
 		order_pair(&ps, &pd, 2);
 	}
-	if (fields & SWNIC_HASH_SRC_IP) {
+	if (fields & PRM_RX_HASH_SRC_IP) {
 		memcpy(in + n, src, alen);
 		n += alen;
 	}
-	if (fields & SWNIC_HASH_DST_IP) {
+	if (fields & PRM_RX_HASH_DST_IP) {
 		memcpy(in + n, dst, alen);
 		n += alen;
 	}
-	if (l4_ok && (fields & SWNIC_HASH_L4_SPORT)) {
+	if (l4_ok && (fields & PRM_RX_HASH_L4_SPORT)) {
 		memcpy(in + n, ps, 2);
 		n += 2;
 	}
-	if (l4_ok && (fields & SWNIC_HASH_L4_DPORT)) {
+	if (l4_ok && (fields & PRM_RX_HASH_L4_DPORT)) {
 		memcpy(in + n, pd, 2);
 		n += 2;
 	}

@@ -112,7 +112,7 @@ static bool tir_deliver(const struct swnic_tir *tir, const uint8_t *frame, uint3
 	struct swnic_rx_meta m = {.pi = pi, .flow_tag = flow_tag, .rss_hash = 0};
 	struct swnic_eth_rq *rq;
 
-	if (tir->disp == SWNIC_TIR_DIRECT) {
+	if (tir->disp == PRM_TIR_DISP_DIRECT) {
 		rq = tir->rq;
 	} else {
 		if (tir->rqt == NULL || tir->rqt->n == 0)
@@ -145,21 +145,21 @@ void swnic_steer_rx(struct swnic *nic, const uint8_t *frame, uint32_t len)
 		uint32_t i;
 
 		if (e == NULL) {
-			ft = ft->miss_action == SWNIC_FT_MISS_GOTO ? ft->miss : NULL;
+			ft = ft->miss_action == PRM_FLOW_TABLE_MISS_GOTO_TBL ? ft->miss : NULL;
 			continue;
 		}
-		if ((e->action & SWNIC_FTE_COUNT) && e->counter != NULL) {
+		if ((e->action & PRM_FLOW_ACTION_COUNT) && e->counter != NULL) {
 			atomic_fetch_add(&e->counter->packets, 1);
 			atomic_fetch_add(&e->counter->bytes, len);
 		}
-		if (e->action & SWNIC_FTE_DROP) {
+		if (e->action & PRM_FLOW_ACTION_DROP) {
 			atomic_fetch_add(&s->rx_dropped, 1);
 			pthread_rwlock_unlock(&s->lock);
 			return;
 		}
-		if (e->action & SWNIC_FTE_FWD_DEST) {
+		if (e->action & PRM_FLOW_ACTION_FWD_DEST) {
 			for (i = 0; i < e->ndest; i++) {
-				if (e->dest[i].kind == SWNIC_DEST_TIR) {
+				if (e->dest[i].kind == PRM_FLOW_DEST_TIR) {
 					if (tir_deliver(e->dest[i].tir, frame, len, &pi, e->flow_tag))
 						atomic_fetch_add(&s->rx_delivered, 1);
 					else

@@ -27,6 +27,9 @@
 #define OGDA_SWNIC_STEER_H_
 
 #include "doca_error.h"
+#include "prm/prm_flow.h"
+#include "prm/prm_rq.h"
+#include "prm/prm_tir.h"
 #include "swnic/swnic.h"
 #include "swnic/swnic_pkt.h"
 #include "swnic/swnic_table.h"
@@ -53,7 +56,7 @@ struct swnic_eth_rq {
 	struct swnic_cq *cq;
 	struct swnic_umem *umem, *dbr_umem;
 	struct swnic_rq rq;           /* ring, geometry, doorbell record, consumer count, lock */
-	_Atomic uint8_t state;        /* enum prm_rq_state values: RST 0, RDY 1, ERR 3 */
+	_Atomic uint8_t state;        /* enum prm_rq_state */
 	uint32_t user_index;
 	atomic_ulong packets, bytes;
 	atomic_ulong out_of_buffer;   /* frames dropped: no receive WQE posted */
@@ -79,29 +82,18 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 
 /* ---- RSS (swnic_rss.c) ---- */
 
-/* TIR rx_hash_field_selector.selected_fields bits (Linux mlx5_ifc.h MLX5_HASH_FIELD_SEL_*). */
-#define SWNIC_HASH_SRC_IP (1u << 0)
-#define SWNIC_HASH_DST_IP (1u << 1)
-#define SWNIC_HASH_L4_SPORT (1u << 2)
-#define SWNIC_HASH_L4_DPORT (1u << 3)
-
 /* The Toeplitz hash (Microsoft RSS) of the bytes in order, with a 40-byte key. */
 uint32_t swnic_toeplitz(const uint8_t key[SWNIC_RSS_KEY_BYTES], const uint8_t *data, size_t len);
 /*
  * The hash an indirect TIR computes for a frame: the selected fields (source then destination
  * address, source then destination port) when the frame's L3 / L4 types are the selected ones
- * (l3: 0 IPv4, 1 IPv6; l4: 0 TCP, 1 UDP, anything else: none); a frame of other types hashes
+ * (enum prm_rx_hash_l3 / _l4; any other l4 value: none); a frame of other types hashes
  * no fields (0).
  */
 uint32_t swnic_rss_hash(const struct swnic_pkt_info *pi, const uint8_t key[SWNIC_RSS_KEY_BYTES], uint8_t l3_type,
 			uint8_t l4_type, uint32_t fields, bool symmetric);
 
 /* ---- TIRs, RQTs, tables (swnic_steer.c) ---- */
-
-enum swnic_tir_disp {
-	SWNIC_TIR_DIRECT = 0,
-	SWNIC_TIR_INDIRECT = 1,
-};
 
 struct swnic_rqt {
 	uint32_t rqtn;
@@ -112,13 +104,13 @@ struct swnic_rqt {
 
 struct swnic_tir {
 	uint32_t tirn;
-	uint8_t disp;                 /* enum swnic_tir_disp */
+	uint8_t disp;                 /* enum prm_tir_disp_type */
 	struct swnic_eth_rq *rq;      /* direct */
 	struct swnic_rqt *rqt;        /* indirect */
 	bool toeplitz, symmetric;
 	uint8_t key[SWNIC_RSS_KEY_BYTES];
 	uint8_t l3_type, l4_type;
-	uint32_t fields;              /* SWNIC_HASH_* */
+	uint32_t fields;              /* enum prm_rx_hash_field bits */
 	uint32_t td;                  /* transport domain (held through the NIC's TD table) */
 	atomic_uint refs;             /* flow table entries that forward to it */
 };
@@ -139,19 +131,8 @@ struct swnic_fg {
 	uint32_t ftes;                /* entries in use */
 };
 
-/* SET_FLOW_TABLE_ENTRY action bits (Linux mlx5_ifc.h MLX5_FLOW_CONTEXT_ACTION_*). */
-#define SWNIC_FTE_ALLOW 0x1u
-#define SWNIC_FTE_DROP 0x2u
-#define SWNIC_FTE_FWD_DEST 0x4u
-#define SWNIC_FTE_COUNT 0x8u
-
-enum swnic_fte_dest_kind {
-	SWNIC_DEST_FLOW_TABLE = 1,
-	SWNIC_DEST_TIR = 2,
-};
-
 struct swnic_fte_dest {
-	uint8_t kind;                 /* enum swnic_fte_dest_kind */
+	uint8_t kind;                 /* enum prm_flow_dest_type: TIR or FLOW_TABLE */
 	struct swnic_ft *ft;
 	struct swnic_tir *tir;
 };
@@ -160,23 +141,18 @@ struct swnic_fte {
 	bool used;
 	struct swnic_fg *fg;
 	uint8_t value[SWNIC_MATCH_BYTES];
-	uint32_t action;              /* SWNIC_FTE_* */
+	uint32_t action;              /* enum prm_flow_action bits */
 	uint32_t flow_tag;
 	uint32_t ndest;
 	struct swnic_fte_dest dest[SWNIC_FTE_MAX_DEST];
 	struct swnic_flow_counter *counter;
 };
 
-enum swnic_ft_miss {
-	SWNIC_FT_MISS_DEFAULT = 0,
-	SWNIC_FT_MISS_GOTO = 1,
-};
-
 struct swnic_ft {
 	uint32_t id;
 	uint8_t level;
 	uint32_t log_size;
-	uint8_t miss_action;          /* enum swnic_ft_miss */
+	uint8_t miss_action;          /* enum prm_flow_table_miss_action */
 	struct swnic_ft *miss;        /* GOTO: the table a miss continues in */
 	struct swnic_fte *fte;        /* 1 << log_size entries */
 	atomic_uint refs;             /* groups, entries and tables that name it, the root */

@@ -80,23 +80,19 @@ static void rx_stop(struct rx *r)
 	assert_int_equal(doca_mmap_destroy(r->m), DOCA_SUCCESS);
 }
 
-/* A UDP socket on the Linux end; the NIC end's address is a static neighbour (no ARP needed). */
-static int linux_sender(void)
+/* The NIC end's address as a static neighbour of the Linux end (no ARP needed). */
+static void linux_sender(void)
 {
 	uint8_t mac[6];
 	char cmd[160];
-	int s;
 
 	assert_int_equal(eth_netns_if_mac(IF_NIC, mac), 0);
 	snprintf(cmd, sizeof(cmd), "ip neigh replace " NIC_IP " lladdr %02x:%02x:%02x:%02x:%02x:%02x dev " IF_HOST,
 		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
 	assert_int_equal(system(cmd), 0);
-	s = socket(AF_INET, SOCK_DGRAM, 0);
-	assert_true(s >= 0);
-	return s;
 }
 
-static void send_udp(int s, uint16_t sport, uint16_t dport, const char *payload)
+static void send_udp(uint16_t sport, uint16_t dport, const char *payload)
 {
 	struct sockaddr_in src = {.sin_family = AF_INET, .sin_port = htons(sport)};
 	struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons(dport)};
@@ -110,7 +106,6 @@ static void send_udp(int s, uint16_t sport, uint16_t dport, const char *payload)
 	assert_int_equal(sendto(b, payload, strlen(payload), 0, (struct sockaddr *)&dst, sizeof(dst)),
 			 (ssize_t)strlen(payload));
 	close(b);
-	(void)s;
 }
 
 /* Receives exactly @want packets within WAIT_NS (one receive call per arrival at most). */
@@ -153,18 +148,17 @@ static void test_udp_from_linux_arrives(void **state)
 	uint64_t first = 0;
 	char msg[64];
 	uint32_t i;
-	int s;
 
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
 	rx_start(f, 0, 0, &r);
 	est_udp_to_rqs(f->dev, &r.rqn, 1, DPORT, &e);
-	s = linux_sender();
+	linux_sender();
 	port_stats(f, &st0);
 	for (i = 0; i < 4; i++) {
 		snprintf(msg, sizeof(msg), "datagram %u from Linux", i);
-		send_udp(s, (uint16_t)(7000 + i), DPORT, msg);
+		send_udp((uint16_t)(7000 + i), DPORT, msg);
 	}
-	send_udp(s, 7100, OTHER_PORT, "not for the queue");
+	send_udp(7100, OTHER_PORT, "not for the queue");
 	memset(attr, 0, sizeof(attr));
 	assert_int_equal(recv_n(&r, 4, &first, attr), 4);
 	for (i = 0; i < 4; i++) {
@@ -190,7 +184,6 @@ static void test_udp_from_linux_arrives(void **state)
 	assert_true(st1.rx_missed - st0.rx_missed >= 1); /* the other port's datagram */
 	/* the entry forwards to the TIR: it cannot go first */
 	assert_true(est_tir_busy(&e));
-	close(s);
 	est_destroy(&e);
 	rx_stop(&r);
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
@@ -206,16 +199,15 @@ static void test_full_queue_drops_and_counts(void **state)
 	uint64_t first = 0;
 	char msg[32];
 	uint32_t i;
-	int s;
 
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
 	rx_start(f, 0, 1, &r);
 	est_udp_to_rqs(f->dev, &r.rqn, 1, DPORT, &e);
-	s = linux_sender();
+	linux_sender();
 	port_stats(f, &st0);
 	for (i = 0; i < BURST + 4; i++) {
 		snprintf(msg, sizeof(msg), "fill %u", i);
-		send_udp(s, (uint16_t)(7200 + i), DPORT, msg);
+		send_udp((uint16_t)(7200 + i), DPORT, msg);
 	}
 	for (i = 0; i < 200; i++) { /* the port's thread has seen them all */
 		port_stats(f, &st1);
@@ -229,10 +221,9 @@ static void test_full_queue_drops_and_counts(void **state)
 	assert_memory_equal(pkt(&r, first) + 42, "fill 0", 6);
 	assert_memory_equal(pkt(&r, first + BURST - 1) + 42, "fill 15", 7);
 	/* the buffers went back to the NIC: the ring takes frames again */
-	send_udp(s, 7300, DPORT, "after the drain");
+	send_udp(7300, DPORT, "after the drain");
 	assert_int_equal(recv_n(&r, 1, &first, attr), 1);
 	assert_memory_equal(pkt(&r, first) + 42, "after the drain", 15);
-	close(s);
 	est_destroy(&e);
 	rx_stop(&r);
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
@@ -246,7 +237,6 @@ static void test_rss_spreads_flows(void **state)
 	uint32_t rqn[2], got[2] = {0, 0}, i, k, n;
 	uint64_t first;
 	struct est e;
-	int s;
 
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
 	rx_start(f, 0, 2, &r[0]);
@@ -254,9 +244,9 @@ static void test_rss_spreads_flows(void **state)
 	rqn[0] = r[0].rqn;
 	rqn[1] = r[1].rqn;
 	est_udp_to_rqs(f->dev, rqn, 2, DPORT, &e);
-	s = linux_sender();
+	linux_sender();
 	for (i = 0; i < 12; i++)
-		send_udp(s, (uint16_t)(8000 + 17 * i), DPORT, "flow");
+		send_udp((uint16_t)(8000 + 17 * i), DPORT, "flow");
 	for (k = 0; k < 2; k++) {
 		do {
 			n = 0;
@@ -269,7 +259,6 @@ static void test_rss_spreads_flows(void **state)
 	/* every datagram arrived once, and both queues got some (12 flows over 2 queues) */
 	assert_int_equal(got[0] + got[1], 12);
 	assert_true(got[0] > 0 && got[1] > 0);
-	close(s);
 	est_destroy(&e);
 	rx_stop(&r[1]);
 	rx_stop(&r[0]);
