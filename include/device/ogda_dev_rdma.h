@@ -16,8 +16,9 @@
  *   each thread waits for its slot to be free, writes its WQE, and commit_weak(num_ops) reserves
  *   and publishes the num_ops positions at once and rings. Strong and weak must not be mixed on one
  *   connection between two commits.
- * Receives go to connection 0's receive queue (ogda_dev_rq.h), strong or weak likewise;
- * recv_wait_all reports the completions in order with their immediates and connection index.
+ * Receives go to the SRQ every connection shares (ogda_dev_rq.h), strong or weak likewise, and
+ * complete on one shared CQ; recv_wait_all reports the completions in order with their
+ * immediates and the connection each arrived on.
  * Errors: DOCA_ERROR_INVALID_VALUE for bad arguments; DOCA_ERROR_IO_FAILED for an error
  * completion (its syndrome: opengda_gpu_dev_rdma_last_error / _recv_last_error);
  * DOCA_ERROR_TIME_OUT when a wait passed the context's bound. Nothing spins without that bound.
@@ -56,12 +57,18 @@ enum doca_gpu_dev_rdma_recv_wait_flags {
 	DOCA_GPU_RDMA_RECV_WAIT_FLAG_B = 1,  /**< Wait for every posted receive. */
 };
 
-/** The receive side of a doca_gpu_dev_rdma (doca_gpu_dev_rdma_get_recv). */
+/**
+ * The receive side of a doca_gpu_dev_rdma (doca_gpu_dev_rdma_get_recv): the SRQ and receive CQ
+ * every connection shares (src/rdma/rdma_recv.c). Receive i is SRQ WQE i; completions arrive on
+ * the CQ in the order the NIC took the WQEs, each naming its QP, which qpn[] maps to a connection.
+ */
 struct doca_gpu_dev_rdma_r {
-	struct doca_gpu_dev_verbs_qp *qp; /**< Connection 0's QP: its receive queue and CQ. */
-	uint64_t reported;                /**< Receives recv_wait_all has reported so far. */
-	uint32_t conn_id;                 /**< The connection those receives arrive on. */
+	struct opengda_gpu_dev_verbs_srq *srq; /**< The shared SRQ (receives are posted here). */
+	struct doca_gpu_dev_verbs_cq *cq;      /**< The shared receive CQ. */
+	uint64_t reported;                     /**< Receives recv_wait_all has reported so far. */
+	uint32_t nconn;                        /**< Entries of qpn[]. */
 	uint32_t reserved;
+	uint32_t qpn[OGDA_DEV_RDMA_MAX_CONN];  /**< QP number of each connection. */
 };
 
 /** The device handle of a doca_rdma (doca_rdma_get_gpu_handle), in memory the executing threads use. */
@@ -328,10 +335,22 @@ OGDA_DEV_FN doca_error_t ogda_dev_rdma_last_error(struct doca_gpu_dev_rdma *rdma
 /** get_recv: the receive side of @p rdma. */
 OGDA_DEV_FN doca_error_t ogda_dev_rdma_get_recv(struct doca_gpu_dev_rdma *rdma, struct doca_gpu_dev_rdma_r **rdma_r)
 {
-	if (rdma == 0 || rdma_r == 0 || rdma->recv.qp == 0)
+	if (rdma == 0 || rdma_r == 0 || rdma->recv.srq == 0 || rdma->recv.cq == 0)
 		return DOCA_ERROR_INVALID_VALUE;
 	*rdma_r = &rdma->recv;
 	return DOCA_SUCCESS;
+}
+
+/**
+ * The shared SRQ as a receive queue whose space is tracked on the shared CQ: slot i may be
+ * written again once CQE i - wqe_num exists (the NIC takes SRQ WQEs in ring order).
+ */
+OGDA_DEV_FN struct ogda_dev_rq ogda_dev_rdma_rq(struct doca_gpu_dev_rdma_r *r)
+{
+	struct ogda_dev_rq rq = ogda_dev_srq_rq(r->srq);
+
+	rq.cq = r->cq;
+	return rq;
 }
 
 /**
@@ -348,7 +367,7 @@ OGDA_DEV_FN doca_error_t ogda_dev_rdma_recv(struct doca_gpu_dev_rdma_r *r, const
 
 	if (r == 0 || (buf == 0 && len != 0) || len > OGDA_DEV_MAX_MSG)
 		return DOCA_ERROR_INVALID_VALUE;
-	rq = ogda_dev_qp_rq(r->qp);
+	rq = ogda_dev_rdma_rq(r);
 	if (!weak) {
 		rc = ogda_dev_rq_post_begin(&rq, 1, OGDA_DEV_SHARE_GPU, &idx);
 	} else {
@@ -374,7 +393,7 @@ OGDA_DEV_FN doca_error_t ogda_dev_rdma_recv_commit_strong(struct doca_gpu_dev_rd
 
 	if (r == 0)
 		return DOCA_ERROR_INVALID_VALUE;
-	rq = ogda_dev_qp_rq(r->qp);
+	rq = ogda_dev_rdma_rq(r);
 	return ogda_dev_rdma_status(ogda_dev_rq_submit(&rq, OGDA_DEV_SHARE_GPU));
 }
 
@@ -386,7 +405,7 @@ OGDA_DEV_FN doca_error_t ogda_dev_rdma_recv_commit_weak(struct doca_gpu_dev_rdma
 
 	if (r == 0)
 		return DOCA_ERROR_INVALID_VALUE;
-	rq = ogda_dev_qp_rq(r->qp);
+	rq = ogda_dev_rdma_rq(r);
 	if (num_ops > rq.wqe_num)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (num_ops == 0)
@@ -397,11 +416,23 @@ OGDA_DEV_FN doca_error_t ogda_dev_rdma_recv_commit_weak(struct doca_gpu_dev_rdma
 	return ogda_dev_rdma_status(ogda_dev_rq_submit(&rq, OGDA_DEV_SHARE_GPU));
 }
 
+/** The connection whose QP number is in @p cqe (the shared CQ serves them all); nconn when unknown. */
+OGDA_DEV_FN uint32_t ogda_dev_rdma_conn_of(const struct doca_gpu_dev_rdma_r *r, const struct opengda_mlx5_cqe64 *cqe)
+{
+	uint32_t qpn = opengda_mlx5_be32toh(ogda_dev_load_nic_u32(&cqe->sop_drop_qpn)) & 0xffffffu;
+	uint32_t c;
+
+	for (c = 0; c < r->nconn && r->qpn[c] != qpn; c++)
+		;
+	return c;
+}
+
 /**
- * recv_wait_all: reports, in order, the receives completed since the previous call: their
- * number in @p num_ops, their immediates (network order, 0 without one) in @p imm_vals and their
- * connection in @p conn_idx (both optional; room for every receive posted). With
- * DOCA_GPU_RDMA_RECV_WAIT_FLAG_B it waits for every posted receive (bounded). One thread at a time.
+ * recv_wait_all: reports, in the order they completed, the receives completed since the
+ * previous call: their number in @p num_ops, their immediates (network order, 0 without one) in
+ * @p imm_vals and the connection each arrived on in @p conn_idx (both optional; room for every
+ * receive posted). With DOCA_GPU_RDMA_RECV_WAIT_FLAG_B it waits for every posted receive
+ * (bounded). One thread at a time.
  */
 OGDA_DEV_FN doca_error_t ogda_dev_rdma_recv_wait_all(struct doca_gpu_dev_rdma_r *r, uint32_t flags, uint32_t *num_ops,
 						     uint32_t *imm_vals, uint32_t *conn_idx)
@@ -412,19 +443,19 @@ OGDA_DEV_FN doca_error_t ogda_dev_rdma_recv_wait_all(struct doca_gpu_dev_rdma_r 
 
 	if (r == 0 || num_ops == 0 || flags > DOCA_GPU_RDMA_RECV_WAIT_FLAG_B)
 		return DOCA_ERROR_INVALID_VALUE;
-	posted = ogda_dev_load_acquire_u64(&r->qp->rq_rsvd_index, OGDA_DEV_SHARE_GPU);
+	posted = ogda_dev_load_acquire_u64(&r->srq->rq_rsvd_index, OGDA_DEV_SHARE_GPU);
 	for (i = r->reported; i < posted; i++, k++) {
 		const struct opengda_mlx5_cqe64 *cqe;
 
-		rc = flags == DOCA_GPU_RDMA_RECV_WAIT_FLAG_B ? ogda_dev_recv_wait_index(r->qp, i, OGDA_DEV_SHARE_GPU)
-							     : ogda_dev_cq_poll_one_at(&r->qp->cq_rq, i, OGDA_DEV_SHARE_GPU);
+		rc = flags == DOCA_GPU_RDMA_RECV_WAIT_FLAG_B ? ogda_dev_cq_poll_at(r->cq, i, OGDA_DEV_SHARE_GPU)
+							     : ogda_dev_cq_poll_one_at(r->cq, i, OGDA_DEV_SHARE_GPU);
 		if (rc != 0)
 			break;
-		cqe = ogda_dev_recv_cqe(r->qp, i);
+		cqe = (const struct opengda_mlx5_cqe64 *)(const void *)ogda_dev_cqe_at(r->cq, i + r->cq->cqe_rsvd);
 		if (imm_vals != 0)
 			imm_vals[k] = ogda_dev_load_nic_u32(&cqe->imm_inval_pkey);
 		if (conn_idx != 0)
-			conn_idx[k] = r->conn_id;
+			conn_idx[k] = ogda_dev_rdma_conn_of(r, cqe);
 	}
 	r->reported = i;
 	*num_ops = k;
@@ -437,9 +468,9 @@ OGDA_DEV_FN doca_error_t ogda_dev_rdma_recv_get_info(struct doca_gpu_dev_rdma_r 
 {
 	if (r == 0 || curr_position == 0 || mask_max_position == 0)
 		return DOCA_ERROR_INVALID_VALUE;
-	*mask_max_position = r->qp->rq_wqe_mask;
-	*curr_position = (uint32_t)(ogda_dev_load_acquire_u64(&r->qp->rq_rsvd_index, OGDA_DEV_SHARE_GPU) &
-				    r->qp->rq_wqe_mask);
+	*mask_max_position = r->srq->rq_wqe_mask;
+	*curr_position = (uint32_t)(ogda_dev_load_acquire_u64(&r->srq->rq_rsvd_index, OGDA_DEV_SHARE_GPU) &
+				    r->srq->rq_wqe_mask);
 	return DOCA_SUCCESS;
 }
 
@@ -448,7 +479,7 @@ OGDA_DEV_FN doca_error_t ogda_dev_rdma_recv_last_error(struct doca_gpu_dev_rdma_
 {
 	if (r == 0 || syndrome == 0)
 		return DOCA_ERROR_INVALID_VALUE;
-	return ogda_dev_rdma_first_error(&r->qp->cq_rq, syndrome);
+	return ogda_dev_rdma_first_error(r->cq, syndrome);
 }
 
 #ifdef __cplusplus

@@ -70,7 +70,17 @@ void ogda_gpu_export_get(struct doca_gpu *gpu);
 void ogda_gpu_export_put(struct doca_gpu *gpu);
 
 struct doca_gpu_verbs_qp_hl;
+struct doca_gpu_verbs_qp_init_attr_hl;
+struct doca_verbs_srq;
+struct doca_verbs_cq;
 /* The GPU handle a high-level QP was created for (high_level.c). */
 struct doca_gpu *ogda_hl_gpu(const struct doca_gpu_verbs_qp_hl *qp);
+/*
+ * doca_gpu_verbs_create_qp_hl() for a QP whose receives come from @srq (CONTIGUOUS, exported by the
+ * caller) and complete to @srq_cq, shared by every QP on the SRQ; the caller owns both and
+ * destroys them after the QPs. rq_nwqe and recv_inline of the attributes are ignored.
+ */
+doca_error_t ogda_hl_create_on_srq(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr, struct doca_verbs_srq *srq,
+				   struct doca_verbs_cq *srq_cq, struct doca_gpu_verbs_qp_hl **qp);
 
 #endif /* OGDA_GPUNETIO_PRIV_H_ */

@@ -189,12 +189,20 @@ static doca_error_t cq_make(struct doca_verbs_context *ctx, struct hl_priv *p, s
 	return err;
 }
 
-/* The receive side of qp_make: receive CQ, RQ size, one SGE per receive, scatter-to-CQE. */
+/*
+ * The receive side of qp_make: receive CQ, RQ size, one SGE per receive, scatter-to-CQE; or, with
+ * an SRQ, the SRQ and its (shared) receive CQ and no RQ of its own.
+ */
 static doca_error_t qp_attr_rq(struct doca_verbs_qp_init_attr *a, struct doca_verbs_cq *cq, struct doca_verbs_cq *rcq,
-			       uint32_t nrwqe, uint8_t recv_inline)
+			       uint32_t nrwqe, uint8_t recv_inline, struct doca_verbs_srq *srq)
 {
 	doca_error_t err;
 
+	if (srq != NULL) {
+		if ((err = doca_verbs_qp_init_attr_set_srq(a, srq)) != DOCA_SUCCESS)
+			return err;
+		return doca_verbs_qp_init_attr_set_receive_cq(a, rcq);
+	}
 	if ((err = doca_verbs_qp_init_attr_set_receive_cq(a, rcq != NULL ? rcq : cq)) != DOCA_SUCCESS ||
 	    (err = doca_verbs_qp_init_attr_set_rq_wr(a, nrwqe)) != DOCA_SUCCESS)
 		return err;
@@ -207,7 +215,8 @@ static doca_error_t qp_attr_rq(struct doca_verbs_qp_init_attr *a, struct doca_ve
 
 static doca_error_t qp_make(struct doca_verbs_context *ctx, struct doca_verbs_pd *pd, struct hl_priv *p,
 			    struct doca_verbs_cq *cq, struct doca_verbs_cq *rcq, uint32_t nwqe, uint32_t nrwqe,
-			    uint8_t recv_inline, bool no_dbr, bool companion, struct doca_verbs_qp **qp)
+			    uint8_t recv_inline, bool no_dbr, bool companion, struct doca_verbs_srq *srq,
+			    struct doca_verbs_qp **qp)
 {
 	struct doca_verbs_qp_init_attr *a = NULL;
 	doca_error_t err = doca_verbs_qp_init_attr_create(&a);
@@ -216,7 +225,7 @@ static doca_error_t qp_make(struct doca_verbs_context *ctx, struct doca_verbs_pd
 		return err;
 	if ((err = doca_verbs_qp_init_attr_set_pd(a, pd)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_send_cq(a, cq)) == DOCA_SUCCESS &&
-	    (err = qp_attr_rq(a, cq, rcq, nrwqe, recv_inline)) == DOCA_SUCCESS &&
+	    (err = qp_attr_rq(a, cq, rcq, nrwqe, recv_inline, srq)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_sq_wr(a, nwqe)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_send_max_sges(a, 1)) == DOCA_SUCCESS &&
 	    (err = doca_verbs_qp_init_attr_set_qp_type(a, DOCA_VERBS_QP_TYPE_RC)) == DOCA_SUCCESS &&
@@ -295,9 +304,14 @@ static bool cqe_inline_supported(struct doca_verbs_context *ctx)
 	return ok;
 }
 
-/* Builds one high-level QP into @q; @shared_uar (group companion) reuses the main QP's UAR. */
+/*
+ * Builds one high-level QP into @q; @shared_uar (group companion) reuses the main QP's UAR. With
+ * @srq the QP takes its receives from that SRQ and completes them to @srq_cq (both the caller's:
+ * q->cq_rq stays NULL so teardown leaves them), and a->rq_nwqe is ignored.
+ */
 static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, struct doca_verbs_uar *shared_uar,
-			     bool companion, struct doca_gpu_verbs_qp_hl *q)
+			     bool companion, struct doca_verbs_srq *srq, struct doca_verbs_cq *srq_cq,
+			     struct doca_gpu_verbs_qp_hl *q)
 {
 	struct doca_verbs_context *ctx = a->verbs_pd->ctx;
 	struct hl_priv *p = calloc(1, sizeof(*p));
@@ -317,7 +331,7 @@ static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, str
 	while (nwqe < a->sq_nwqe)
 		nwqe <<= 1;
 	ncqe = a->cq_collapsed ? 1u : nwqe;
-	if (a->rq_nwqe != 0 && !companion) {
+	if (a->rq_nwqe != 0 && !companion && srq == NULL) {
 		for (nrwqe = 1; nrwqe < a->rq_nwqe || nrwqe * HL_RWQE_BYTES < HL_MIN_RQ_BYTES;)
 			nrwqe <<= 1;
 		rq_bytes = (size_t)nrwqe * HL_RWQE_BYTES;
@@ -344,10 +358,14 @@ static doca_error_t hl_build(const struct doca_gpu_verbs_qp_init_attr_hl *a, str
 	    ((err = mem_get(ctx, p, &p->rcq, (size_t)nrwqe * 64u, in_gpu, a->mreg_type)) != DOCA_SUCCESS ||
 	     (err = cq_make(ctx, p, &p->rcq, HL_RCQ_DBR_OFF, nrwqe, false, &q->cq_rq)) != DOCA_SUCCESS))
 		goto fail;
-	err = qp_make(ctx, a->verbs_pd, p, q->cq_sq, q->cq_rq, nwqe, nrwqe, a->recv_inline, no_dbr, companion, &q->qp);
+	err = qp_make(ctx, a->verbs_pd, p, q->cq_sq, srq != NULL ? srq_cq : q->cq_rq, nwqe, nrwqe, a->recv_inline,
+		      no_dbr, companion, srq, &q->qp);
 	if (err != DOCA_SUCCESS)
 		goto fail;
-	if (q->cq_rq != NULL)
+	if (srq != NULL)
+		err = opengda_gpu_verbs_export_qp_rq(a->gpu_dev, q->qp, a->nic_handler, q->cq_sq, srq_cq,
+						     a->send_dbr_mode_ext, &q->qp_gverbs);
+	else if (q->cq_rq != NULL)
 		err = opengda_gpu_verbs_export_qp_rq(a->gpu_dev, q->qp, a->nic_handler, q->cq_sq, q->cq_rq,
 						     a->send_dbr_mode_ext, &q->qp_gverbs);
 	else
@@ -364,10 +382,10 @@ fail:
 	return err;
 }
 
-doca_error_t doca_gpu_verbs_create_qp_hl(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr,
-					 struct doca_gpu_verbs_qp_hl **qp)
+/* create_qp_hl and its SRQ form (ogda_hl_create_on_srq). */
+static doca_error_t hl_create(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr, struct doca_verbs_srq *srq,
+			      struct doca_verbs_cq *srq_cq, struct doca_gpu_verbs_qp_hl **qp)
 {
-	OGDA_SDK_FORWARD(doca_gpu_verbs_create_qp_hl, (qp_init_attr, qp));
 	struct doca_gpu_verbs_qp_hl *q;
 	doca_error_t err;
 
@@ -386,7 +404,7 @@ doca_error_t doca_gpu_verbs_create_qp_hl(struct doca_gpu_verbs_qp_init_attr_hl *
 	if (err == DOCA_SUCCESS && q == NULL)
 		err = DOCA_ERROR_NO_MEMORY;
 	if (err == DOCA_SUCCESS)
-		err = hl_build(&a, NULL, false, q);
+		err = hl_build(&a, NULL, false, srq, srq_cq, q);
 	verbs_open_unpin(&pin); /* the QP and CQ made keep the context now */
 	if (err != DOCA_SUCCESS) {
 		free(q);
@@ -394,6 +412,23 @@ doca_error_t doca_gpu_verbs_create_qp_hl(struct doca_gpu_verbs_qp_init_attr_hl *
 	}
 	*qp = q;
 	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_gpu_verbs_create_qp_hl(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr,
+					 struct doca_gpu_verbs_qp_hl **qp)
+{
+	OGDA_SDK_FORWARD(doca_gpu_verbs_create_qp_hl, (qp_init_attr, qp));
+	return hl_create(qp_init_attr, NULL, NULL, qp);
+}
+
+doca_error_t ogda_hl_create_on_srq(struct doca_gpu_verbs_qp_init_attr_hl *qp_init_attr, struct doca_verbs_srq *srq,
+				   struct doca_verbs_cq *srq_cq, struct doca_gpu_verbs_qp_hl **qp)
+{
+	if (srq == NULL || srq_cq == NULL) {
+		OGDA_LOG_ERR("create_qp_hl: an SRQ and its receive CQ are required");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return hl_create(qp_init_attr, srq, srq_cq, qp);
 }
 
 doca_error_t doca_gpu_verbs_destroy_qp_hl(struct doca_gpu_verbs_qp_hl *qp)
@@ -435,7 +470,7 @@ doca_error_t doca_gpu_verbs_create_qp_group_hl(struct doca_gpu_verbs_qp_init_att
 		verbs_open_unpin(&pin);
 		return err;
 	}
-	err = hl_build(qp_init_attr, NULL, false, &g->qp_main);
+	err = hl_build(qp_init_attr, NULL, false, NULL, NULL, &g->qp_main);
 	if (err == DOCA_SUCCESS) {
 		/*
 		 * The two QPs share a UAR page only with valid doorbell records: a DBR-less or emulated
@@ -446,7 +481,7 @@ doca_error_t doca_gpu_verbs_create_qp_group_hl(struct doca_gpu_verbs_qp_init_att
 			       qp_init_attr->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR
 				       ? main_priv->uar
 				       : NULL,
-			       true, &g->qp_companion);
+			       true, NULL, NULL, &g->qp_companion);
 		if (err != DOCA_SUCCESS)
 			hl_teardown(&g->qp_main);
 	}

@@ -31,6 +31,7 @@ static struct doca_rdma *rdma_of(struct doca_ctx *ctx)
 
 static void rdma_release(struct doca_rdma *r)
 {
+	rdma_cm_close_all(r);
 	if (r->handle != NULL)
 		(void)doca_gpu_mem_free(r->ctx.gpu, r->handle);
 	r->handle = NULL;
@@ -39,6 +40,7 @@ static void rdma_release(struct doca_rdma *r)
 			(void)doca_gpu_verbs_destroy_qp_hl(r->conns[i].qp);
 	free(r->conns);
 	r->conns = NULL;
+	rdma_recv_destroy(r); /* after the QPs on it */
 }
 
 static doca_error_t conn_make(struct doca_rdma *r, struct doca_rdma_connection *c, struct doca_gpu_dev_rdma *h)
@@ -49,14 +51,14 @@ static doca_error_t conn_make(struct doca_rdma *r, struct doca_rdma_connection *
 	a.gpu_dev = r->ctx.gpu;
 	a.verbs_pd = r->pd;
 	a.sq_nwqe = (uint16_t)r->sq_size;
-	a.rq_nwqe = (uint16_t)r->rq_size;
 	a.nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO;
 	a.send_dbr_mode_ext = DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR;
-	err = doca_gpu_verbs_create_qp_hl(&a, &c->qp);
+	err = ogda_hl_create_on_srq(&a, r->srq, r->recv_cq, &c->qp);
 	if (err != DOCA_SUCCESS)
 		return err;
 	if ((err = opengda_gpu_verbs_qp_set_wait_timeout(c->qp->qp_gverbs, r->wait_timeout_ns)) != DOCA_SUCCESS ||
-	    (err = doca_gpu_verbs_get_qp_dev(c->qp->qp_gverbs, &h->qp[c->id])) != DOCA_SUCCESS)
+	    (err = doca_gpu_verbs_get_qp_dev(c->qp->qp_gverbs, &h->qp[c->id])) != DOCA_SUCCESS ||
+	    (err = doca_verbs_qp_get_qpn(c->qp->qp, &h->recv.qpn[c->id])) != DOCA_SUCCESS)
 		return err;
 	h->nic_handler = (uint32_t)c->qp->nic_handler;
 	return DOCA_SUCCESS;
@@ -85,11 +87,20 @@ static doca_error_t rdma_start(struct doca_ctx *ctx)
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	h->nconn = r->nconn;
+	h->recv.nconn = r->nconn;
+	err = rdma_recv_create(r);
 	for (uint32_t i = 0; i < r->nconn && err == DOCA_SUCCESS; i++) {
-		r->conns[i] = (struct doca_rdma_connection){.rdma = r, .id = i};
+		r->conns[i] = (struct doca_rdma_connection){.rdma = r, .id = i, .fd = -1};
 		err = conn_make(r, &r->conns[i], h);
 	}
-	h->recv.qp = h->qp[0];
+	/*
+	 * Receive completions are read through connection 0's export of the shared CQ (every export
+	 * of it views the same ring; only this one's consumer state is used).
+	 */
+	h->recv.srq = r->srq_dev;
+	if (err == DOCA_SUCCESS)
+		h->recv.cq = (struct doca_gpu_dev_verbs_cq *)(void *)((char *)h->qp[0] +
+								      offsetof(struct doca_gpu_dev_verbs_qp, cq_rq));
 	if (err == DOCA_SUCCESS)
 		err = ogda_gpu_dup_to_dev(ctx->gpu, h, sizeof(*h), (void **)&r->handle);
 	free(h);
@@ -116,6 +127,7 @@ static const struct core_ctx_ops rdma_ops = {
 	.gpu_datapath_ok = true,
 	.start = rdma_start,
 	.stop = rdma_stop,
+	.progress = rdma_cm_progress,
 };
 
 doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)
@@ -142,6 +154,8 @@ doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)
 	r->rq_size = OPENGDA_RDMA_DEFAULT_QUEUE_SIZE;
 	r->nconn = 1;
 	r->wait_timeout_ns = OPENGDA_RDMA_DEFAULT_WAIT_TIMEOUT_NS;
+	r->cm_timeout_ms = OPENGDA_RDMA_CM_DEFAULT_TIMEOUT_MS;
+	r->listen_fd = -1;
 	*rdma = r;
 	return DOCA_SUCCESS;
 }

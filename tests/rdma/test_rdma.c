@@ -2,7 +2,8 @@
 /*
  * doca_rdma with host-thread data paths on the software NIC: the high-level device functions
  * (writes, reads, sends, inline forms, immediates, strong and weak positions with wrap, many
- * threads and one commit, two connections), receive reports with immediates and connection ids,
+ * threads and one commit, two connections), receive reports with immediates and connection ids
+ * (receives shared by every connection, wrapping),
  * error completions with their syndromes, and bad input on the host and device functions.
  */
 #include "rdma_fixture.h"
@@ -219,6 +220,77 @@ static void test_two_connections(void **state)
 	rfx_rdma_stop(&b1);
 }
 
+/*
+ * One context with two connections (peers b and b1) shares its receives: messages from either
+ * peer consume the next posted receive, and recv_wait_all names the connection each came on.
+ * Then three rounds of 40 (more than the 64-entry queue in all): the SRQ and its CQ wrap.
+ */
+static void test_recv_shared(void **state)
+{
+	struct rfx_side *s = *state, *a = &s[0], *b = &s[1];
+	struct rfx_side b1 = {.f = b->f};
+	struct doca_gpu_dev_rdma_r *r = NULL;
+	uint32_t n = 0, imm[40], conn[40];
+	const uint32_t len[3] = {100, 200, 300};
+
+	rfx_rdma_stop(a);
+	rfx_rdma_start(a, 2, 0);
+	rfx_rdma_stop(b);
+	rfx_rdma_start(b, 1, 0);
+	rfx_rdma_start(&b1, 1, 0);
+	assert_int_equal(rfx_connect(a, b), 0);
+	assert_int_equal(rfx_connect(a, &b1), 1);
+	assert_int_equal(ogda_dev_rdma_get_recv(a->h, &r), DOCA_SUCCESS);
+	for (uint32_t k = 0; k < 3; k++)
+		assert_int_equal(ogda_dev_rdma_recv(r, rfx_local(a, k), RFX_ELEM, 0, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_rdma_recv_commit_strong(r), DOCA_SUCCESS);
+	dmafx_fill(b->f->buf + E(4), E(3), 11);
+	for (uint32_t k = 0; k < 3; k++) {
+		struct doca_gpu_dev_rdma *h = k == 1 ? b1.h : b->h;
+
+		assert_int_equal(ogda_dev_rdma_send(h, 0, rfx_local(b, 4 + k), 0, len[k], htonl(0xb0 + k),
+						    DOCA_GPU_RDMA_SEND_FLAG_IMM, 0, 0),
+				 DOCA_SUCCESS);
+		assert_int_equal(ogda_dev_rdma_commit_strong(h, 0), DOCA_SUCCESS);
+		assert_int_equal(ogda_dev_rdma_wait_all(h, &n), DOCA_SUCCESS);
+		assert_int_equal(n, 1);
+	}
+	assert_int_equal(ogda_dev_rdma_recv_wait_all(r, DOCA_GPU_RDMA_RECV_WAIT_FLAG_B, &n, imm, conn), DOCA_SUCCESS);
+	assert_int_equal(n, 3);
+	for (uint32_t k = 0; k < 3; k++) {
+		assert_int_equal(imm[k], htonl(0xb0 + k));
+		assert_int_equal(conn[k], k == 1 ? 1 : 0);
+		assert_memory_equal(a->f->buf + E(k), b->f->buf + E(4 + k), len[k]);
+	}
+	for (uint32_t round = 0; round < 3; round++) {
+		for (uint32_t k = 0; k < 40; k++)
+			assert_int_equal(ogda_dev_rdma_recv(r, rfx_local(a, k % RFX_ELEMS), RFX_ELEM, 0, 0, 0), DOCA_SUCCESS);
+		assert_int_equal(ogda_dev_rdma_recv_commit_strong(r), DOCA_SUCCESS);
+		for (uint32_t k = 0; k < 40; k++) {
+			struct doca_gpu_dev_rdma *h = k < 20 ? b->h : b1.h;
+			uint32_t v = round * 100 + k;
+
+			assert_int_equal(ogda_dev_rdma_send_inl(h, 0, (const uint8_t *)&v, sizeof(v), htonl(v),
+								DOCA_GPU_RDMA_SEND_FLAG_IMM, 0, 0),
+					 DOCA_SUCCESS);
+			if (k == 19 || k == 39) {
+				assert_int_equal(ogda_dev_rdma_commit_strong(h, 0), DOCA_SUCCESS);
+				assert_int_equal(ogda_dev_rdma_wait_all(h, &n), DOCA_SUCCESS);
+				assert_int_equal(n, 20);
+			}
+		}
+		memset(imm, 0, sizeof(imm));
+		assert_int_equal(ogda_dev_rdma_recv_wait_all(r, DOCA_GPU_RDMA_RECV_WAIT_FLAG_B, &n, imm, conn),
+				 DOCA_SUCCESS);
+		assert_int_equal(n, 40);
+		for (uint32_t k = 0; k < 40; k++) {
+			assert_int_equal(imm[k], htonl(round * 100 + k));
+			assert_int_equal(conn[k], k < 20 ? 0 : 1);
+		}
+	}
+	rfx_rdma_stop(&b1);
+}
+
 /* A bad remote key: the error completion's syndrome; later operations fail, nothing hangs. */
 static void test_error_syndrome(void **state)
 {
@@ -369,6 +441,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_weak_wrap, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_strong_threads, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_two_connections, rfx_setup, rfx_teardown),
+		cmocka_unit_test_setup_teardown(test_recv_shared, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_error_syndrome, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_recv_error, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_device_bad_input, rfx_setup, rfx_teardown),
