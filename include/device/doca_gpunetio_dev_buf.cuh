@@ -34,4 +34,22 @@ __device__ static __forceinline__ doca_error_t doca_gpu_dev_buf_get_mkey(const s
 	return ogda_dev_buf_mkey(buf, mkey);
 }
 
+/**
+ * A buffer for @p addr under memory key @p mkey (CPU byte order) for memory no buffer array
+ * covers: an mmap's address and its doca_mmap_get_mkey (or a peer's remote key). DOCA documents
+ * no way to free it; here it comes from the CUDA device heap (cudaLimitMallocHeapSize) and
+ * opengda_gpu_dev_buf_destroy frees it. DOCA_ERROR_NO_MEMORY when the heap is exhausted.
+ */
+__device__ static __forceinline__ doca_error_t doca_gpu_dev_buf_create(uintptr_t addr, uint32_t mkey,
+									struct doca_gpu_buf **buf)
+{
+	return ogda_dev_buf_create(addr, mkey, buf);
+}
+
+/** OpenGDA: frees a buffer from doca_gpu_dev_buf_create (never one of a buffer array). */
+__device__ static __forceinline__ doca_error_t opengda_gpu_dev_buf_destroy(struct doca_gpu_buf *buf)
+{
+	return ogda_dev_buf_destroy(buf);
+}
+
 #endif /* DOCA_GPUNETIO_DEV_BUF_CUH */

@@ -18,8 +18,12 @@
 #include "ogda_dev_port.h"
 
 #include <stdint.h>
+#if !defined(__CUDACC__)
+#include <stdlib.h>
+#endif
 
 #include "doca_error.h"
+#include "opengda_mlx5.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +70,38 @@ OGDA_DEV_FN doca_error_t ogda_dev_buf_mkey(const struct doca_gpu_buf *buf, uint3
 	if (buf == NULL || mkey == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	*mkey = buf->mkey;
+	return DOCA_SUCCESS;
+}
+
+/**
+ * A descriptor for @p addr under memory key @p mkey (CPU byte order, as doca_gpu_dev_buf_get_mkey
+ * gives it), for memory no buffer array covers. It comes from the executing threads' heap (in a
+ * kernel, CUDA's device heap, whose size cudaLimitMallocHeapSize sets; on host threads, malloc)
+ * and lives until ogda_dev_buf_destroy. DOCA_ERROR_INVALID_VALUE for NULL @p buf;
+ * DOCA_ERROR_NO_MEMORY when the heap is exhausted.
+ */
+OGDA_DEV_FN doca_error_t ogda_dev_buf_create(uintptr_t addr, uint32_t mkey, struct doca_gpu_buf **buf)
+{
+	struct doca_gpu_buf *b;
+
+	if (buf == 0)
+		return DOCA_ERROR_INVALID_VALUE;
+	b = (struct doca_gpu_buf *)malloc(sizeof(*b));
+	if (b == 0)
+		return DOCA_ERROR_NO_MEMORY;
+	b->addr = (uint64_t)addr;
+	b->mkey = mkey;
+	b->mkey_be = opengda_mlx5_htobe32(mkey);
+	*buf = b;
+	return DOCA_SUCCESS;
+}
+
+/** Frees a descriptor from ogda_dev_buf_create (not one of a buffer array); DOCA_ERROR_INVALID_VALUE for NULL. */
+OGDA_DEV_FN doca_error_t ogda_dev_buf_destroy(struct doca_gpu_buf *buf)
+{
+	if (buf == 0)
+		return DOCA_ERROR_INVALID_VALUE;
+	free(buf);
 	return DOCA_SUCCESS;
 }
 

@@ -5,7 +5,10 @@
  * is usable (arrays in GPU memory; rdma_csw_kernel.cu), on host threads otherwise or with --host.
  *
  * The server holds array A (n elements of 1 KiB), the client arrays B and C (n of 512 bytes) and
- * a flag. Connection details and mmap export descriptors go over a TCP side channel. Per element
+ * a flag. Connection details and mmap export descriptors go over a TCP side channel; with --cm the
+ * connection is made by the connection manager instead (doca_rdma_start_listen_to_port on the
+ * server, doca_rdma_connect_to_addr on the client, callbacks from doca_pe_progress), and the side
+ * channel carries the exports and the server's connection-manager port. Per element
  * the server posts a receive (none for even elements, which arrive as writes with immediate; A[i]
  * for odd ones, which arrive as sends with immediate) and commits, then raises the client's flag
  * with an inline write (strong, or with --weak the weak pair) and waits for every receive with
@@ -32,6 +35,7 @@
 #include "doca_dev.h"
 #include "doca_gpunetio.h"
 #include "doca_mmap.h"
+#include "doca_pe.h"
 #include "doca_rdma.h"
 #include "ex_gpu.h"
 #include "opengda_gpunetio.h"
@@ -51,12 +55,14 @@
 #define MSG_RESULT 2u
 #define DESC_MAX 256u
 #define PATTERN_SEED 0x5eedull
+#define CM_TIMEOUT_MS 60000
+#define CM_PORT_TRIES 64u
 
 struct cfg {
 	const char *dev_name, *server;
-	uint16_t port;
+	uint16_t port, cm_port;
 	uint32_t n;
-	bool weak, host;
+	bool weak, host, cm;
 	const char *gpu_bus;
 };
 
@@ -79,6 +85,8 @@ struct side {
 	struct arr a, b, cc, flag, peer; /* server: a, peer = flag; client: b, cc, flag, peer = A */
 	int lfd, fd;
 	bool on_gpu;
+	struct doca_pe *pe;  /* --cm: the engine that runs the connection callbacks */
+	int cm_state;        /* --cm: 0 connecting, 1 established, -1 failed */
 	struct csw_result *res, *res_cpu; /* what the device code reports (host-visible) */
 	uint8_t *stage;                   /* host copy of an array */
 };
@@ -88,9 +96,10 @@ struct setup_msg {
 	uint8_t conn[DESC_MAX];
 	uint8_t desc[DESC_MAX];
 	uint32_t conn_len, desc_len, n;
+	uint16_t cm_port, pad; /* --cm: the server's connection-manager port */
 };
 
-enum { OPT_DEV, OPT_CLIENT, OPT_PORT, OPT_N, OPT_WEAK, OPT_GPU, OPT_HOST, OPT_LOG, OPT_VERSION };
+enum { OPT_DEV, OPT_CLIENT, OPT_PORT, OPT_N, OPT_WEAK, OPT_CM, OPT_CM_PORT, OPT_GPU, OPT_HOST, OPT_LOG, OPT_VERSION };
 
 static const struct sample_opt opts[] = {
 	{OPT_DEV, "-d", "--device", "<ibdev>", "NIC (default: the first)"},
@@ -98,6 +107,8 @@ static const struct sample_opt opts[] = {
 	{OPT_PORT, "-p", "--port", "<port>", "TCP port of the side channel (default 18516; 0: any, server)"},
 	{OPT_N, "-n", "--buffers", "<n>", "elements per array (default 32, at most 1024)"},
 	{OPT_WEAK, NULL, "--weak", NULL, "server: post receives and the flag with the weak functions"},
+	{OPT_CM, NULL, "--cm", NULL, "connect with the connection manager (both ends)"},
+	{OPT_CM_PORT, NULL, "--cm-port", "<port>", "server, --cm: its port (default: the first free from 18517)"},
 	{OPT_GPU, "-g", "--gpu", "<pci>", "GPU PCIe address (default: the first GPU)"},
 	{OPT_HOST, NULL, "--host", NULL, "run the device code on host threads even where a GPU is usable"},
 	{OPT_LOG, NULL, "--log-level", "<level>", "library log level"},
@@ -123,6 +134,12 @@ static int on_opt(int id, const char *opt, const char *v, void *arg)
 		c->n = (uint32_t)x;
 		return 0;
 	case OPT_WEAK: c->weak = true; return 0;
+	case OPT_CM: c->cm = true; return 0;
+	case OPT_CM_PORT:
+		if (sample_parse_u64(opt, v, 1, 65535, 0, &x) != 0)
+			return -1;
+		c->cm_port = (uint16_t)x;
+		return 0;
 	case OPT_GPU: c->gpu_bus = v; return 0;
 	case OPT_HOST: c->host = true; return 0;
 	case OPT_LOG: return sample_apply_log_level(opt, v);
@@ -191,6 +208,8 @@ static struct doca_gpu_buf *buf(const struct arr *a, uint64_t i)
 	return b;
 }
 
+static int cm_prepare(struct side *s);
+
 static int setup(struct side *s)
 {
 	void *res_gpu = NULL, *res_cpu = NULL;
@@ -216,6 +235,7 @@ static int setup(struct side *s)
 	    sample_doca_ok("doca_rdma_set_recv_queue_size", doca_rdma_set_recv_queue_size(s->rdma, s->c.n)) != 0 ||
 	    sample_doca_ok("doca_ctx_set_datapath_on_gpu",
 			   doca_ctx_set_datapath_on_gpu(doca_rdma_as_ctx(s->rdma), s->gpu)) != 0 ||
+	    (s->c.cm && cm_prepare(s) != 0) ||
 	    sample_doca_ok("doca_ctx_start", doca_ctx_start(doca_rdma_as_ctx(s->rdma))) != 0 ||
 	    sample_doca_ok("doca_rdma_get_gpu_handle", doca_rdma_get_gpu_handle(s->rdma, &s->h)) != 0)
 		return -1;
@@ -248,6 +268,8 @@ static void teardown(struct side *s)
 			(void)doca_ctx_stop(doca_rdma_as_ctx(s->rdma));
 		(void)doca_rdma_destroy(s->rdma);
 	}
+	if (s->pe != NULL)
+		(void)doca_pe_destroy(s->pe);
 	if (s->res != NULL)
 		(void)doca_gpu_mem_free(s->gpu, s->res);
 	if (s->gpu != NULL)
@@ -261,6 +283,112 @@ static void teardown(struct side *s)
 	free(s->stage);
 }
 
+/* ---- --cm: the connection manager ------------------------------------------------------------ */
+
+static void cm_request(struct doca_rdma_connection *conn, union doca_data ctx_user)
+{
+	struct side *s = ctx_user.ptr;
+
+	if (sample_doca_ok("doca_rdma_connection_accept", doca_rdma_connection_accept(conn, NULL, 0)) != 0)
+		s->cm_state = -1;
+}
+
+static void cm_established(struct doca_rdma_connection *conn, union doca_data user, union doca_data ctx_user)
+{
+	struct side *s = ctx_user.ptr;
+
+	(void)user;
+	s->conn = conn;
+	s->cm_state = 1;
+}
+
+static void cm_failure(struct doca_rdma_connection *conn, union doca_data user, union doca_data ctx_user)
+{
+	struct side *s = ctx_user.ptr;
+
+	(void)conn;
+	(void)user;
+	sample_err("the connection manager could not connect");
+	s->cm_state = -1;
+}
+
+static void cm_disconnect(struct doca_rdma_connection *conn, union doca_data user, union doca_data ctx_user)
+{
+	(void)conn;
+	(void)user;
+	(void)ctx_user;
+}
+
+/* Before start: an engine for the callbacks, the callbacks, this side as the context's data. */
+static int cm_prepare(struct side *s)
+{
+	struct doca_ctx *ctx = doca_rdma_as_ctx(s->rdma);
+
+	return sample_doca_ok("doca_pe_create", doca_pe_create(&s->pe)) != 0 ||
+			       sample_doca_ok("doca_pe_connect_ctx", doca_pe_connect_ctx(s->pe, ctx)) != 0 ||
+			       sample_doca_ok("doca_ctx_set_user_data",
+					      doca_ctx_set_user_data(ctx, (union doca_data){.ptr = s})) != 0 ||
+			       sample_doca_ok("doca_rdma_set_connection_state_callbacks",
+					      doca_rdma_set_connection_state_callbacks(s->rdma, cm_request, cm_established,
+										       cm_failure, cm_disconnect)) != 0
+		       ? -1
+		       : 0;
+}
+
+/* Server: listens on --cm-port, or on the first free port from the side channel's + 1. */
+static int cm_listen(struct side *s)
+{
+	uint16_t first = s->c.cm_port != 0 ? s->c.cm_port : (uint16_t)(s->c.port != 0 ? s->c.port + 1 : 18517);
+	uint32_t tries = s->c.cm_port != 0 ? 1u : CM_PORT_TRIES;
+
+	for (uint32_t k = 0; k < tries; k++) {
+		uint16_t port = (uint16_t)(first + k);
+
+		if (port != 0 && doca_rdma_start_listen_to_port(s->rdma, port) == DOCA_SUCCESS) {
+			s->c.cm_port = port;
+			sample_info("connection manager: port %u", port);
+			return 0;
+		}
+	}
+	sample_err("the connection manager cannot listen on port %u%s", first, tries > 1 ? " or the next ones" : "");
+	return -1;
+}
+
+/* Client: connects to the server's port; both: progress until established or failed (bounded). */
+static int cm_connect(struct side *s, uint16_t port)
+{
+	struct doca_rdma_addr *addr = NULL;
+	struct timespec t0, t;
+
+	if (s->c.server != NULL) {
+		enum doca_rdma_addr_type type = strchr(s->c.server, ':') != NULL ? DOCA_RDMA_ADDR_TYPE_IPv6
+										 : DOCA_RDMA_ADDR_TYPE_IPv4;
+
+		if (sample_doca_ok("doca_rdma_addr_create", doca_rdma_addr_create(type, s->c.server, port, &addr)) != 0)
+			return -1;
+		if (sample_doca_ok("doca_rdma_connect_to_addr",
+				   doca_rdma_connect_to_addr(s->rdma, addr, (union doca_data){.ptr = s})) != 0) {
+			(void)doca_rdma_addr_destroy(addr);
+			return -1;
+		}
+		(void)doca_rdma_addr_destroy(addr);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (s->cm_state == 0) {
+		if (doca_pe_progress(s->pe) == 0) {
+			struct timespec nap = {0, 100000};
+
+			nanosleep(&nap, NULL);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 > CM_TIMEOUT_MS) {
+			sample_err("no connection within %d ms", CM_TIMEOUT_MS);
+			return -1;
+		}
+	}
+	return s->cm_state == 1 ? 0 : -1;
+}
+
 /* Exchanges connection details and one export each way, connects, maps the peer's export. */
 static int exchange(struct side *s)
 {
@@ -270,18 +398,24 @@ static int exchange(struct side *s)
 	struct arr *exp = s->c.server == NULL ? &s->a : &s->flag;
 	uint16_t port = 0;
 
-	if (sample_doca_ok("doca_rdma_export", doca_rdma_export(s->rdma, &conn, &conn_len, &s->conn)) != 0 ||
+	conn = NULL;
+	conn_len = 0;
+	if ((!s->c.cm && sample_doca_ok("doca_rdma_export", doca_rdma_export(s->rdma, &conn, &conn_len, &s->conn)) != 0) ||
 	    sample_doca_ok("doca_mmap_export_rdma", doca_mmap_export_rdma(exp->mmap, s->dev, &desc, &desc_len)) != 0)
 		return -1;
 	if (conn_len > DESC_MAX || desc_len > DESC_MAX) {
 		sample_err("connection details (%zu) or export (%zu) larger than %u bytes", conn_len, desc_len, DESC_MAX);
 		return -1;
 	}
-	memcpy(mine.conn, conn, conn_len);
+	if (conn_len != 0)
+		memcpy(mine.conn, conn, conn_len);
 	memcpy(mine.desc, desc, desc_len);
 	mine.conn_len = htonl((uint32_t)conn_len);
 	mine.desc_len = htonl((uint32_t)desc_len);
 	if (s->c.server == NULL) {
+		if (s->c.cm && cm_listen(s) != 0) /* before the side channel: the client connects after it */
+			return -1;
+		mine.cm_port = htons(s->c.cm_port);
 		if (sample_oob_listen(s->c.port, &s->lfd, &port) != 0)
 			return -1;
 		sample_info("listening on port %u", port);
@@ -297,8 +431,15 @@ static int exchange(struct side *s)
 		sample_err("the peer runs with %u elements (we have %u) or sent a malformed setup", ntohl(theirs.n), s->c.n);
 		return -1;
 	}
-	if (sample_doca_ok("doca_rdma_connect", doca_rdma_connect(s->rdma, theirs.conn, ntohl(theirs.conn_len), s->conn)) != 0 ||
-	    sample_doca_ok("doca_mmap_create_from_export", doca_mmap_create_from_export(NULL, theirs.desc, ntohl(theirs.desc_len),
+	if (s->c.cm && s->c.server != NULL && theirs.cm_port == 0) {
+		sample_err("--cm: the server does not run with --cm");
+		return -1;
+	}
+	if (s->c.cm ? cm_connect(s, ntohs(theirs.cm_port)) != 0
+		    : sample_doca_ok("doca_rdma_connect",
+				     doca_rdma_connect(s->rdma, theirs.conn, ntohl(theirs.conn_len), s->conn)) != 0)
+		return -1;
+	if (sample_doca_ok("doca_mmap_create_from_export", doca_mmap_create_from_export(NULL, theirs.desc, ntohl(theirs.desc_len),
 									      s->dev, &s->peer.mmap)) != 0)
 		return -1;
 	if (s->c.server == NULL)

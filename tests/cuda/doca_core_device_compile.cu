@@ -17,6 +17,12 @@ __global__ void doca_core_device_names(struct doca_gpu_buf_arr *arr, struct doca
 	err |= doca_gpu_dev_buf_get_buf(arr, threadIdx.x, &buf);
 	err |= doca_gpu_dev_buf_get_addr(buf, &addr);
 	err |= doca_gpu_dev_buf_get_mkey(buf, &mkey);
+	{
+		struct doca_gpu_buf *own = nullptr;
+
+		err |= doca_gpu_dev_buf_create(addr, mkey, &own);
+		err |= opengda_gpu_dev_buf_destroy(own);
+	}
 	err |= doca_gpu_dev_semaphore_set_status(sem, threadIdx.x, DOCA_GPU_SEMAPHORE_STATUS_READY);
 	err |= doca_gpu_dev_semaphore_set_status_cas(sem, threadIdx.x, DOCA_GPU_SEMAPHORE_STATUS_READY,
 						     DOCA_GPU_SEMAPHORE_STATUS_DONE);

@@ -291,6 +291,29 @@ static void test_recv_shared(void **state)
 	rfx_rdma_stop(&b1);
 }
 
+/* doca_gpu_dev_buf_create: descriptors made by device code carry a write like an array's elements. */
+static void test_buf_create(void **state)
+{
+	struct rfx_side *s = *state, *a = &s[0], *b = &s[1];
+	struct doca_gpu_buf *src = NULL, *dst = NULL;
+	uint32_t n = 0, mkey = 0;
+
+	dmafx_fill(a->f->buf + E(3), RFX_ELEM, 21);
+	assert_int_equal(ogda_dev_buf_mkey(rfx_local(a, 0), &mkey), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_buf_create((uintptr_t)(a->f->buf + E(3) + 100), mkey, &src), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_buf_mkey(rfx_remote(a, 0), &mkey), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_buf_create((uintptr_t)rfx_remote(a, 7)->addr + 8, mkey, &dst), DOCA_SUCCESS);
+	assert_int_equal(dst->mkey_be, rfx_remote(a, 7)->mkey_be);
+	assert_int_equal(ogda_dev_rdma_xfer(a->h, 0, dst, 0, src, 0, 300, 0, 0, 0, 0, 0), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_rdma_commit_strong(a->h, 0), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_rdma_wait_all(a->h, &n), DOCA_SUCCESS);
+	assert_memory_equal(b->f->buf + E(7) + 8, a->f->buf + E(3) + 100, 300);
+	assert_int_equal(ogda_dev_buf_destroy(src), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_buf_destroy(dst), DOCA_SUCCESS);
+	assert_int_equal(ogda_dev_buf_create(0, 0, NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(ogda_dev_buf_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
+}
+
 /* A bad remote key: the error completion's syndrome; later operations fail, nothing hangs. */
 static void test_error_syndrome(void **state)
 {
@@ -442,6 +465,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_strong_threads, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_two_connections, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_recv_shared, rfx_setup, rfx_teardown),
+		cmocka_unit_test_setup_teardown(test_buf_create, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_error_syndrome, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_recv_error, rfx_setup, rfx_teardown),
 		cmocka_unit_test_setup_teardown(test_device_bad_input, rfx_setup, rfx_teardown),
