@@ -170,6 +170,18 @@ static void test_strong_threads(void **state)
 }
 
 /* One context, two connections to two peers: each write with immediate reaches its own peer. */
+/* Restarts @a with two connections and @b with one, starts @b1 with one; a's 0 is b, a's 1 is b1. */
+static void two_peers(struct rfx_side *a, struct rfx_side *b, struct rfx_side *b1)
+{
+	rfx_rdma_stop(a);
+	rfx_rdma_start(a, 2, 0);
+	rfx_rdma_stop(b);
+	rfx_rdma_start(b, 1, 0);
+	rfx_rdma_start(b1, 1, 0);
+	assert_int_equal(rfx_connect(a, b), 0);
+	assert_int_equal(rfx_connect(a, b1), 1);
+}
+
 static void test_two_connections(void **state)
 {
 	struct rfx_side *s = *state, *a = &s[0], *b = &s[1];
@@ -181,13 +193,7 @@ static void test_two_connections(void **state)
 	uint32_t n = 0, imm = 0, conn = 9;
 
 	rfx_unshare(&s[1], &s[0]);
-	rfx_rdma_stop(a);
-	rfx_rdma_start(a, 2, 0);
-	rfx_rdma_stop(b);
-	rfx_rdma_start(b, 1, 0);
-	rfx_rdma_start(&b1, 1, 0);
-	assert_int_equal(rfx_connect(a, b), 0);
-	assert_int_equal(rfx_connect(a, &b1), 1);
+	two_peers(a, b, &b1);
 	assert_int_equal(doca_rdma_export(a->rdma, &d, &l, &c), DOCA_ERROR_FULL);
 	rfx_share(&s[1], &s[0]);
 	assert_int_equal(ogda_dev_rdma_get_recv(b->h, &r0), DOCA_SUCCESS);
@@ -233,13 +239,7 @@ static void test_recv_shared(void **state)
 	uint32_t n = 0, imm[40], conn[40];
 	const uint32_t len[3] = {100, 200, 300};
 
-	rfx_rdma_stop(a);
-	rfx_rdma_start(a, 2, 0);
-	rfx_rdma_stop(b);
-	rfx_rdma_start(b, 1, 0);
-	rfx_rdma_start(&b1, 1, 0);
-	assert_int_equal(rfx_connect(a, b), 0);
-	assert_int_equal(rfx_connect(a, &b1), 1);
+	two_peers(a, b, &b1);
 	assert_int_equal(ogda_dev_rdma_get_recv(a->h, &r), DOCA_SUCCESS);
 	for (uint32_t k = 0; k < 3; k++)
 		assert_int_equal(ogda_dev_rdma_recv(r, rfx_local(a, k), RFX_ELEM, 0, 0, 0), DOCA_SUCCESS);
