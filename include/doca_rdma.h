@@ -138,6 +138,19 @@ doca_error_t doca_rdma_connection_get_id(const struct doca_rdma_connection *rdma
  */
 doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma, struct doca_gpu_dev_rdma **gpu_rdma);
 
+/** @brief The send queue size set (as given, before rounding). @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma, uint32_t *send_queue_size);
+/** @brief The receive queue size set (as given). @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma, uint32_t *recv_queue_size);
+/** @brief The permissions set. @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma, uint32_t *permissions);
+/** @brief The GID index set. @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma, uint32_t *gid_index);
+/** @brief 1: connections carry a GRH (always, see doca_rdma_set_grh_enabled). @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma *rdma, uint8_t *grh_enabled);
+/** @brief The number of connections set. @return DOCA_ERROR_INVALID_VALUE for NULL. */
+doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma, uint16_t *max_num_connections);
+
 /* ---- connection manager ---------------------------------------------------------------------- */
 
 /** Most private-data bytes doca_rdma_connection_accept() carries (as an InfiniBand CM reply). */

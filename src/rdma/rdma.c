@@ -280,3 +280,63 @@ doca_error_t opengda_rdma_set_wait_timeout(struct doca_rdma *rdma, uint64_t time
 		rdma->wait_timeout_ns = timeout_ns;
 	return err;
 }
+
+/* ---- getters ---------------------------------------------------------------------------------- */
+
+/* A getter's checks: both pointers set. */
+static bool get_ok(const struct doca_rdma *rdma, const void *out, const char *func)
+{
+	if (rdma == NULL || out == NULL) {
+		OGDA_LOG_ERR("%s: rdma and the output must not be NULL", func);
+		return false;
+	}
+	return true;
+}
+
+doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma, uint32_t *send_queue_size)
+{
+	if (!get_ok(rdma, send_queue_size, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	*send_queue_size = rdma->sq_size;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma, uint32_t *recv_queue_size)
+{
+	if (!get_ok(rdma, recv_queue_size, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	*recv_queue_size = rdma->rq_size;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma, uint32_t *permissions)
+{
+	if (!get_ok(rdma, permissions, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	*permissions = rdma->permissions;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma, uint32_t *gid_index)
+{
+	if (!get_ok(rdma, gid_index, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	*gid_index = rdma->gid_index;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma *rdma, uint8_t *grh_enabled)
+{
+	if (!get_ok(rdma, grh_enabled, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	*grh_enabled = 1; /* always carried (doca_rdma_set_grh_enabled) */
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma, uint16_t *max_num_connections)
+{
+	if (!get_ok(rdma, max_num_connections, __func__))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_num_connections = (uint16_t)rdma->nconn;
+	return DOCA_SUCCESS;
+}

@@ -419,6 +419,27 @@ static void test_host_api(void **state)
 	assert_int_equal(doca_rdma_set_recv_queue_size(rdma, OPENGDA_RDMA_MAX_QUEUE_SIZE + 1), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_rdma_set_send_queue_size(NULL, 8), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(doca_rdma_get_gpu_handle(rdma, &h), DOCA_ERROR_BAD_STATE);
+	{ /* getters: the defaults and what was set */
+		uint32_t v = 0;
+		uint16_t nc = 0;
+		uint8_t grh = 0;
+
+		assert_int_equal(doca_rdma_set_send_queue_size(rdma, 100), DOCA_SUCCESS);
+		assert_int_equal(doca_rdma_get_send_queue_size(rdma, &v), DOCA_SUCCESS);
+		assert_int_equal(v, 100);
+		assert_int_equal(doca_rdma_get_recv_queue_size(rdma, &v), DOCA_SUCCESS);
+		assert_int_equal(v, OPENGDA_RDMA_DEFAULT_QUEUE_SIZE);
+		assert_int_equal(doca_rdma_get_permissions(rdma, &v), DOCA_SUCCESS);
+		assert_int_equal(v, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+		assert_int_equal(doca_rdma_get_gid_index(rdma, &v), DOCA_SUCCESS);
+		assert_int_equal(v, 0);
+		assert_int_equal(doca_rdma_get_grh_enabled(rdma, &grh), DOCA_SUCCESS);
+		assert_int_equal(grh, 1);
+		assert_int_equal(doca_rdma_get_max_num_connections(rdma, &nc), DOCA_SUCCESS);
+		assert_int_equal(nc, 1);
+		assert_int_equal(doca_rdma_get_send_queue_size(NULL, &v), DOCA_ERROR_INVALID_VALUE);
+		assert_int_equal(doca_rdma_get_max_num_connections(rdma, NULL), DOCA_ERROR_INVALID_VALUE);
+	}
 	assert_int_equal(doca_rdma_export(rdma, &d, &l, &c), DOCA_ERROR_BAD_STATE);
 	assert_int_equal(doca_ctx_start(doca_rdma_as_ctx(rdma)), DOCA_ERROR_NOT_SUPPORTED); /* no GPU data path */
 	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_rdma_as_ctx(rdma), f->gpu), DOCA_SUCCESS);
