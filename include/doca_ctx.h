@@ -9,8 +9,10 @@
  *        later RDMA and DMA), reached through the object's *_as_doca_ctx() / *_as_ctx() function.
  *
  * States: IDLE after creation, RUNNING after doca_ctx_start(), IDLE again after doca_ctx_stop().
- * Contexts here have no task queues, so start and stop complete at once (no STARTING or STOPPING
- * phase is ever observed). Configuration (doca_ctx_set_datapath_on_gpu() and the object's own
+ * Start completes at once (STARTING is never observed). Stop completes at once too, unless the
+ * context has tasks allocated (doca_pe.h; a DMA context's CPU tasks): it is then STOPPING, its
+ * tasks in flight complete through doca_pe_progress() (callbacks run, none is lost), and it
+ * becomes IDLE in doca_pe_progress() once the application has freed every task. Configuration (doca_ctx_set_datapath_on_gpu() and the object's own
  * setters) is allowed in IDLE only; misuse of the state machine returns DOCA_ERROR_BAD_STATE, as
  * in DOCA. State changes are reported to the callback of doca_ctx_set_state_changed_cb() from
  * doca_pe_progress() of the progress engine the context is connected to (doca_pe_connect_ctx());
@@ -35,7 +37,7 @@ enum doca_ctx_states {
 	DOCA_CTX_STATE_IDLE = 0,     /**< Created or stopped: configurable. */
 	DOCA_CTX_STATE_STARTING = 1, /**< Starting (not observed here: start completes at once). */
 	DOCA_CTX_STATE_RUNNING = 2,  /**< Started. */
-	DOCA_CTX_STATE_STOPPING = 3, /**< Stopping (not observed here: stop completes at once). */
+	DOCA_CTX_STATE_STOPPING = 3, /**< Stopping: draining its tasks (doca_ctx_stop()). */
 };
 
 /**
@@ -57,8 +59,10 @@ doca_error_t doca_ctx_start(struct doca_ctx *ctx);
 
 /**
  * @brief Stops a running context.
- * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE when not RUNNING;
- *         the object's own error when it cannot stop (the context stays RUNNING).
+ * @return DOCA_SUCCESS (IDLE now); DOCA_ERROR_IN_PROGRESS when tasks are allocated: the context is
+ *         STOPPING and becomes IDLE in doca_pe_progress() once they have completed and been freed;
+ *         DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE when not RUNNING (STOPPING
+ *         included); the object's own error when it cannot stop (the context stays RUNNING).
  */
 doca_error_t doca_ctx_stop(struct doca_ctx *ctx);
 

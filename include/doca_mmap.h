@@ -12,8 +12,7 @@
  * device interface, so it works on the software NIC and on a ConnectX alike) and doca_mmap_get_mkey()
  * gives the key each device knows it by. A started map cannot be reconfigured; stop it first.
  *
- * Differences from DOCA (docs/doca-core.md): no export to other PCI functions or hosts, no
- * doca_buf inventory; at most OPENGDA_MMAP_MAX_DEVS devices per map; on the software NIC a dmabuf
+ * Differences from DOCA (docs/doca-core.md): no export to other PCI functions or hosts; at most OPENGDA_MMAP_MAX_DEVS devices per map; on the software NIC a dmabuf
  * range is registered by its address (the NIC reaches the memory directly).
  *
  * Every function logs why it fails. A map is not thread-safe: configure, start, stop and destroy
@@ -114,7 +113,8 @@ doca_error_t doca_mmap_start(struct doca_mmap *mmap);
 /**
  * @brief Deregisters the range from every device; the map can be reconfigured and started again.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE when not started;
- *         DOCA_ERROR_IN_USE while a started doca_buf_arr uses the map; DOCA_ERROR_DRIVER.
+ *         DOCA_ERROR_IN_USE while a started doca_buf_arr or a doca_buf (doca_buf_inventory.h) uses
+ *         the map; DOCA_ERROR_DRIVER.
  */
 doca_error_t doca_mmap_stop(struct doca_mmap *mmap);
 

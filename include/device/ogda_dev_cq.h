@@ -194,6 +194,18 @@ OGDA_DEV_FN int ogda_dev_cq_poll_collapsed_at(struct doca_gpu_dev_verbs_qp *qp, 
 	}
 }
 
+/**
+ * Whether WQE @p idx of @p qp has completed, without waiting (its send CQ, collapsed or not):
+ * 0, OPENGDA_DEV_EBUSY, or the error completion's code. A CPU progress loop's poll.
+ */
+OGDA_DEV_FN int ogda_dev_qp_poll_index(struct doca_gpu_dev_verbs_qp *qp, uint64_t idx, int sharing)
+{
+	if (qp->cq_sq.ogda_flags & OPENGDA_DEV_CQ_FLAG_COLLAPSED)
+		return ogda_dev_cq_poll_one_collapsed_at(&qp->cq_sq, idx, ogda_dev_load_acquire_u64(&qp->sq_wqe_pi, sharing),
+							 sharing);
+	return ogda_dev_cq_poll_one_at(&qp->cq_sq, idx, sharing);
+}
+
 /** Waits for WQE @p idx of @p qp on its send CQ, collapsed or not. */
 OGDA_DEV_FN int ogda_dev_qp_wait_index(struct doca_gpu_dev_verbs_qp *qp, uint64_t idx, int sharing)
 {

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * gpunetio_dma_memcpy: DOCA GPUNetIO's DMA sample, measured. A doca_dma context with a GPU data
- * path copies --copies buffers of --size bytes from a source array to a destination array, each
+ * gpunetio_dma_memcpy: DOCA GPUNetIO's DMA sample, measured. First, as the SDK's sample does, a
+ * doca_dma context with a CPU data path runs one memcpy task (doca_dma_task_memcpy_alloc_init,
+ * doca_task_submit, doca_pe_progress) that copies a string from CPU memory into GPU memory (the
+ * host handle's memory on host threads); the string is read back and printed. Then a doca_dma
+ * context with a GPU data path copies --copies buffers of --size bytes from a source array to a destination array, each
  * in GPU or CPU memory (--src, --dst), from a CUDA kernel (one block; every thread enqueues,
  * thread 0 commits and waits) or, where no GPU is usable, from host threads running the same
  * device functions. Then it verifies every byte and reports GB/s against a baseline timed in the
@@ -18,12 +21,15 @@
 #include <time.h>
 
 #include "device/ogda_dev_dma.h"
+#include "doca_buf.h"
 #include "doca_buf_array.h"
+#include "doca_buf_inventory.h"
 #include "doca_ctx.h"
 #include "doca_dev.h"
 #include "doca_dma.h"
 #include "doca_gpunetio.h"
 #include "doca_mmap.h"
+#include "doca_pe.h"
 #include "ex_gpu.h"
 #include "opengda_gpunetio.h"
 #include "sample_args.h"
@@ -290,6 +296,152 @@ static void teardown(struct run *r)
 	free(r->stage);
 }
 
+/* ---- step 1: a CPU memcpy task, CPU memory to GPU memory ---- */
+
+#define CPU_STEP_TEXT "This is a sample piece of text copied by a DOCA DMA task from CPU memory"
+
+/* What step 1 allocates; cpu_step_close() takes down whatever was made. */
+struct cpu_step {
+	struct doca_pe *pe;
+	struct doca_dma *dma;
+	struct doca_buf_inventory *inv;
+	struct doca_mmap *src_mmap, *dst_mmap;
+	struct doca_buf *src, *dst;
+	struct doca_dma_task_memcpy *task;
+	char *text;                 /* the CPU memory */
+	void *gpu_ptr, *cpu_ptr;    /* the GPU memory (doca_gpu_mem_alloc) */
+	bool done;
+	doca_error_t status;
+};
+
+/* Both callbacks: the outcome is the task's status. */
+static void cpu_step_done(struct doca_dma_task_memcpy *task, union doca_data task_user_data,
+			  union doca_data ctx_user_data)
+{
+	struct cpu_step *c = task_user_data.ptr;
+
+	(void)ctx_user_data;
+	c->status = doca_task_get_status(doca_dma_task_memcpy_as_task(task));
+	c->done = true;
+}
+
+static struct doca_mmap *cpu_step_mmap(struct run *r, void *addr, size_t len, uint32_t access)
+{
+	struct doca_mmap *m = NULL;
+
+	if (sample_doca_ok("doca_mmap_create", doca_mmap_create(&m)) != 0)
+		return NULL;
+	if (sample_doca_ok("doca_mmap_add_dev", doca_mmap_add_dev(m, r->dev)) != 0 ||
+	    sample_doca_ok("doca_mmap_set_memrange", doca_mmap_set_memrange(m, addr, len)) != 0 ||
+	    sample_doca_ok("doca_mmap_set_permissions", doca_mmap_set_permissions(m, access)) != 0 ||
+	    sample_doca_ok("doca_mmap_start", doca_mmap_start(m)) != 0) {
+		(void)doca_mmap_destroy(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void cpu_step_close(struct run *r, struct cpu_step *c)
+{
+	enum doca_ctx_states st = DOCA_CTX_STATE_IDLE;
+
+	if (c->task != NULL)
+		doca_task_free(doca_dma_task_memcpy_as_task(c->task));
+	if (c->dma != NULL) {
+		(void)doca_ctx_get_state(doca_dma_as_ctx(c->dma), &st);
+		if (st == DOCA_CTX_STATE_RUNNING)
+			(void)doca_ctx_stop(doca_dma_as_ctx(c->dma));
+		(void)doca_dma_destroy(c->dma);
+	}
+	if (c->pe != NULL)
+		(void)doca_pe_destroy(c->pe);
+	if (c->src != NULL)
+		(void)doca_buf_dec_refcount(c->src, NULL);
+	if (c->dst != NULL)
+		(void)doca_buf_dec_refcount(c->dst, NULL);
+	if (c->inv != NULL)
+		(void)doca_buf_inventory_destroy(c->inv);
+	for (int i = 0; i < 2; i++) {
+		struct doca_mmap *m = i == 0 ? c->src_mmap : c->dst_mmap;
+
+		if (m != NULL) {
+			(void)doca_mmap_stop(m);
+			(void)doca_mmap_destroy(m);
+		}
+	}
+	if (c->gpu_ptr != NULL)
+		(void)doca_gpu_mem_free(r->gpu, c->gpu_ptr);
+	free(c->text);
+}
+
+/* Sets up the CPU data path, runs the task to its callback, reads the GPU memory back. */
+static int cpu_step_run(struct run *r, struct cpu_step *c, char *back, size_t len)
+{
+	union doca_data me = {.ptr = c};
+	int64_t deadline;
+
+	if (sample_doca_ok("doca_gpu_mem_alloc", doca_gpu_mem_alloc(r->gpu, len, 4096, DOCA_GPU_MEM_TYPE_GPU,
+								     &c->gpu_ptr, &c->cpu_ptr)) != 0 ||
+	    (c->src_mmap = cpu_step_mmap(r, c->text, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)) == NULL ||
+	    (c->dst_mmap = cpu_step_mmap(r, c->gpu_ptr, len,
+					 DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE)) == NULL ||
+	    sample_doca_ok("doca_buf_inventory_create", doca_buf_inventory_create(2, &c->inv)) != 0 ||
+	    sample_doca_ok("doca_buf_inventory_start", doca_buf_inventory_start(c->inv)) != 0 ||
+	    sample_doca_ok("doca_buf_inventory_buf_get_by_data",
+			   doca_buf_inventory_buf_get_by_data(c->inv, c->src_mmap, c->text, len, &c->src)) != 0 ||
+	    sample_doca_ok("doca_buf_inventory_buf_get_by_addr",
+			   doca_buf_inventory_buf_get_by_addr(c->inv, c->dst_mmap, c->gpu_ptr, len, &c->dst)) != 0 ||
+	    sample_doca_ok("doca_pe_create", doca_pe_create(&c->pe)) != 0 ||
+	    sample_doca_ok("doca_dma_create", doca_dma_create(r->dev, &c->dma)) != 0 ||
+	    sample_doca_ok("doca_dma_task_memcpy_set_conf",
+			   doca_dma_task_memcpy_set_conf(c->dma, cpu_step_done, cpu_step_done, 1)) != 0 ||
+	    sample_doca_ok("doca_pe_connect_ctx", doca_pe_connect_ctx(c->pe, doca_dma_as_ctx(c->dma))) != 0 ||
+	    sample_doca_ok("doca_ctx_start", doca_ctx_start(doca_dma_as_ctx(c->dma))) != 0 ||
+	    sample_doca_ok("doca_dma_task_memcpy_alloc_init",
+			   doca_dma_task_memcpy_alloc_init(c->dma, c->src, c->dst, me, &c->task)) != 0 ||
+	    sample_doca_ok("doca_task_submit", doca_task_submit(doca_dma_task_memcpy_as_task(c->task))) != 0)
+		return -1;
+	deadline = sample_now_ms() + 10000;
+	while (!c->done && sample_now_ms() < deadline)
+		(void)doca_pe_progress(c->pe);
+	if (!c->done) {
+		sample_err("the DMA task did not complete within 10 s");
+		return -1;
+	}
+	if (sample_doca_ok("the DMA task", c->status) != 0)
+		return -1;
+	return ex_gpu_io(r->on_gpu, c->gpu_ptr, c->cpu_ptr, back, len, false);
+}
+
+/* Step 1 of the SDK's sample: returns 0 when the string arrived intact, -1 otherwise. */
+static int cpu_task_step(struct run *r)
+{
+	struct cpu_step c = {0};
+	size_t len = sizeof(CPU_STEP_TEXT);
+	char back[sizeof(CPU_STEP_TEXT)] = {0};
+	int rc = -1;
+
+	c.text = malloc(len);
+	if (c.text == NULL) {
+		sample_err("out of memory");
+		return -1;
+	}
+	memcpy(c.text, CPU_STEP_TEXT, len);
+	if (cpu_step_run(r, &c, back, len) == 0) {
+		if (memcmp(back, CPU_STEP_TEXT, len) == 0) {
+			sample_info("step 1: a CPU DMA task copied %zu bytes from CPU memory to %s memory: \"%s\"", len,
+				    r->on_gpu ? "GPU" : "the host handle's", back);
+			rc = 0;
+		} else {
+			back[len - 1] = '\0';
+			sample_err("step 1: the %s memory holds \"%s\", not the text the task copied",
+				   r->on_gpu ? "GPU" : "host handle's", back);
+		}
+	}
+	cpu_step_close(r, &c);
+	return rc;
+}
+
 /* Copy, verify, then the baseline over the same bytes (after clearing the destination). */
 static int run_all(struct run *r)
 {
@@ -329,7 +481,7 @@ int main(int argc, char **argv)
 		sample_args_usage(stderr, "[options]", opts, sizeof(opts) / sizeof(opts[0]));
 		return SAMPLE_EXIT_USAGE;
 	}
-	rc = setup(&r) == 0 && run_all(&r) == 0 ? SAMPLE_EXIT_SUCCESS : SAMPLE_EXIT_FAILURE;
+	rc = setup(&r) == 0 && cpu_task_step(&r) == 0 && run_all(&r) == 0 ? SAMPLE_EXIT_SUCCESS : SAMPLE_EXIT_FAILURE;
 	teardown(&r);
 	if (rc == SAMPLE_EXIT_SUCCESS)
 		sample_info("success");

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * doca_dma (doca_dma.h) with a GPU data path. Start builds, on the device's DOCA Verbs PD (the
- * one its mmaps are registered on), a high-level QP (doca_gpunetio_high_level.h: queue memory
- * where the executing threads and the NIC both reach it, exported for device code) and connects
- * it to itself; the device handle (struct doca_gpu_dma, ogda_dev_dma.h) points at its device view.
- * A copy is then an RDMA WRITE from the source key to the destination key, executed by the NIC.
+ * doca_dma (doca_dma.h). Start builds, on the device's DOCA Verbs PD (the one its mmaps are
+ * registered on), a high-level QP (doca_gpunetio_high_level.h: queue memory where the executing
+ * threads and the NIC both reach it, exported for device code) and connects it to itself; the
+ * device handle (struct doca_gpu_dma, ogda_dev_dma.h) points at its device view. A copy is then
+ * an RDMA WRITE from the source key to the destination key, executed by the NIC.
+ *
+ * Two data paths on that one construction: a GPU's (doca_ctx_set_datapath_on_gpu; kernels or
+ * host threads post through the device handle), and the CPU's, for memcpy tasks
+ * (doca_dma_task_memcpy_set_conf, a progress engine, no GPU): the QP is then built for a private
+ * host handle, and dma_task.c posts on it with the same device core, on the engine's thread.
  */
-#include "doca_core/core_priv.h"
+#include "dma/dma_priv.h"
 #include "gpunetio/gpunetio_priv.h"
 #include "verbs/verbs_priv.h"
 
@@ -14,27 +19,12 @@
 #include "sdk/sdk_forward.h"
 
 #include "device/ogda_dev_dma.h"
-#include "doca_dma.h"
 #include "doca_gpunetio_high_level.h"
 #include "opengda.h"
+#include "opengda_gpunetio.h"
 
 #include <stddef.h>
 #include <stdlib.h>
-
-struct doca_dma {
-	struct doca_ctx ctx; /* first: doca_dma_as_ctx, and back in the ops */
-	struct doca_dev *dev;
-	uint32_t queue_size;
-	uint64_t wait_timeout_ns;
-	/* while running */
-	struct doca_gpu_verbs_qp_hl *qp;
-	struct doca_gpu_dma *handle; /* in the data path's memory (GPU, or host for a host handle) */
-};
-
-static struct doca_dma *dma_of(struct doca_ctx *ctx)
-{
-	return (struct doca_dma *)(void *)((char *)ctx - offsetof(struct doca_dma, ctx));
-}
 
 /* The QP's own address as its peer: a loopback connection granting remote writes to itself. */
 static doca_error_t connect_loopback(struct doca_verbs_pd *pd, struct doca_verbs_qp *qp)
@@ -61,14 +51,48 @@ static doca_error_t handle_make(struct doca_dma *d, struct doca_gpu *gpu)
 	return ogda_gpu_dup_to_dev(gpu, &h, sizeof(h), (void **)&d->handle);
 }
 
+/* The executor the QP is built for: the GPU data path's, or the CPU path's host handle. */
+static struct doca_gpu *dma_gpu(const struct doca_dma *d)
+{
+	return d->ctx.gpu != NULL ? d->ctx.gpu : d->host;
+}
+
 static void dma_release(struct doca_dma *d)
 {
+	dma_tasks_destroy(d);
 	if (d->handle != NULL)
-		(void)doca_gpu_mem_free(d->ctx.gpu, d->handle);
+		(void)doca_gpu_mem_free(dma_gpu(d), d->handle);
 	if (d->qp != NULL)
 		(void)doca_gpu_verbs_destroy_qp_hl(d->qp);
+	if (d->host != NULL)
+		(void)doca_gpu_destroy(d->host);
 	d->handle = NULL;
 	d->qp = NULL;
+	d->host = NULL;
+}
+
+/*
+ * Without a GPU data path the context runs CPU tasks: they need their configuration and an
+ * engine to complete in; the QP is built for a host handle of its own (host memory queues,
+ * posted from the engine's thread).
+ */
+static doca_error_t cpu_path_prepare(struct doca_dma *d)
+{
+	doca_error_t err;
+
+	if (d->num_tasks == 0) {
+		OGDA_LOG_ERR("dma: no data path: call doca_dma_task_memcpy_set_conf() (CPU tasks) or "
+			     "doca_ctx_set_datapath_on_gpu() (a GPU, or a host handle for host threads) before starting");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (d->ctx.pe == NULL) {
+		OGDA_LOG_ERR("dma: CPU tasks complete in a progress engine: doca_pe_connect_ctx() before starting");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	err = opengda_gpu_create_host(&d->host);
+	if (err != DOCA_SUCCESS)
+		OGDA_LOG_ERR("dma: cannot create the host handle of the CPU data path: %s", doca_error_get_descr(err));
+	return err;
 }
 
 static doca_error_t dma_start(struct doca_ctx *ctx)
@@ -76,33 +100,34 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 	struct doca_dma *d = dma_of(ctx);
 	struct doca_gpu_verbs_qp_init_attr_hl a = {0};
 	struct doca_verbs_pd *pd;
+	uint32_t nwqe = ctx->gpu != NULL ? d->queue_size : d->num_tasks;
 	doca_error_t err;
 
-	if (ctx->gpu == NULL) {
-		OGDA_LOG_ERR("dma: only the GPU data path exists here: call doca_ctx_set_datapath_on_gpu() "
-			     "(a GPU, or a host handle for host threads) before starting");
-		return DOCA_ERROR_NOT_SUPPORTED;
-	}
-	err = verbs_dev_lib_pd(d->dev, &pd);
-	if (err != DOCA_SUCCESS)
+	if (ctx->gpu == NULL && (err = cpu_path_prepare(d)) != DOCA_SUCCESS)
 		return err;
-	a.gpu_dev = ctx->gpu;
+	err = verbs_dev_lib_pd(d->dev, &pd);
+	if (err != DOCA_SUCCESS) {
+		dma_release(d);
+		return err;
+	}
+	a.gpu_dev = dma_gpu(d);
 	a.verbs_pd = pd;
-	a.sq_nwqe = (uint16_t)(d->queue_size > UINT16_MAX ? UINT16_MAX : d->queue_size);
+	a.sq_nwqe = (uint16_t)(nwqe > UINT16_MAX ? UINT16_MAX : nwqe);
 	a.nic_handler = DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO;
 	a.send_dbr_mode_ext = DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR;
 	err = doca_gpu_verbs_create_qp_hl(&a, &d->qp);
 	if (err != DOCA_SUCCESS)
 		return err;
 	if ((err = opengda_gpu_verbs_qp_set_wait_timeout(d->qp->qp_gverbs, d->wait_timeout_ns)) != DOCA_SUCCESS ||
-	    (err = connect_loopback(pd, d->qp->qp)) != DOCA_SUCCESS || (err = handle_make(d, ctx->gpu)) != DOCA_SUCCESS) {
+	    (err = connect_loopback(pd, d->qp->qp)) != DOCA_SUCCESS || (err = handle_make(d, dma_gpu(d))) != DOCA_SUCCESS ||
+	    (ctx->gpu == NULL && (err = dma_tasks_create(d)) != DOCA_SUCCESS)) {
 		OGDA_LOG_ERR("dma: cannot set up the copy QP: %s", doca_error_get_descr(err));
 		dma_release(d);
 		return err;
 	}
 	core_dev_use(d->dev);
-	OGDA_LOG_DBG("dma: running on %s, %u copies in flight, handler %d", core_dev_name(d->dev), d->queue_size,
-		     (int)d->qp->nic_handler);
+	OGDA_LOG_DBG("dma: running on %s, %s data path, %u copies in flight, handler %d", core_dev_name(d->dev),
+		     ctx->gpu != NULL ? "GPU" : "CPU", nwqe, (int)d->qp->nic_handler);
 	return DOCA_SUCCESS;
 }
 
@@ -120,6 +145,9 @@ static const struct core_ctx_ops dma_ops = {
 	.gpu_datapath_ok = true,
 	.start = dma_start,
 	.stop = dma_stop,
+	.progress = dma_tasks_progress,
+	.task_submit = dma_task_submit,
+	.task_release = dma_task_release,
 };
 
 doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
@@ -177,7 +205,7 @@ doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, struct doca_gpu_dma *
 		OGDA_LOG_ERR("dma: dma and dma_gpu must not be NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (dma->handle == NULL) {
+	if (dma->handle == NULL || dma->ctx.gpu == NULL) {
 		OGDA_LOG_ERR("dma: no device handle: set a GPU data path and start the context first");
 		return DOCA_ERROR_BAD_STATE;
 	}

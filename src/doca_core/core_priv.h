@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * DOCA Core (doca_mmap.h, doca_buf_array.h, doca_ctx.h, doca_pe.h, the doca_devinfo queries of
- * doca_dev.h): what the objects of this folder share with each other and with the libraries
- * built on them (Ethernet queues embed a doca_ctx).
+ * DOCA Core (doca_mmap.h, doca_buf_array.h, doca_buf.h, doca_buf_inventory.h, doca_ctx.h,
+ * doca_pe.h with its tasks, the doca_devinfo queries of doca_dev.h): what the objects of this
+ * folder share with each other and with the libraries built on them (Ethernet queues embed a
+ * doca_ctx, DMA tasks a doca_task).
  *
  * Layering: DOCA Core sits above the device interface (devx) and the DOCA device (src/verbs owns
  * struct doca_dev), and uses the GPU handle (src/gpunetio) for device-side handles.
@@ -10,6 +11,8 @@
 #ifndef OGDA_DOCA_CORE_CORE_PRIV_H_
 #define OGDA_DOCA_CORE_CORE_PRIV_H_
 
+#include "doca_buf.h"
+#include "doca_buf_inventory.h"
 #include "doca_ctx.h"
 #include "doca_dev.h"
 #include "doca_mmap.h"
@@ -17,6 +20,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct ogda_devx;
@@ -41,7 +45,9 @@ void core_dev_unuse(struct doca_dev *dev);
 /* The range of a started map and the key of its first device; DOCA_ERROR_BAD_STATE (not logged)
  * for a map not started or without a device. */
 doca_error_t core_mmap_first_key(const struct doca_mmap *mmap, void **addr, size_t *len, uint32_t *mkey);
-/* A started doca_buf_arr holds the map: doca_mmap_stop() refuses while any do. */
+/* A started map's range; DOCA_ERROR_BAD_STATE (not logged) for a map not started. */
+doca_error_t core_mmap_started_range(const struct doca_mmap *mmap, uint8_t **addr, size_t *len);
+/* A started doca_buf_arr, or a doca_buf in use, holds the map: doca_mmap_stop() refuses while any do. */
 void core_mmap_hold(struct doca_mmap *mmap);
 void core_mmap_release(struct doca_mmap *mmap);
 
@@ -53,8 +59,18 @@ struct core_ctx_ops {
 	bool gpu_datapath_ok;                               /* may set_datapath_on_gpu */
 	doca_error_t (*start)(struct doca_ctx *ctx);        /* IDLE -> RUNNING; logs its own failure */
 	doca_error_t (*stop)(struct doca_ctx *ctx);         /* RUNNING -> IDLE; logs its own failure */
-	/* Optional: the work doca_pe_progress() does for a RUNNING context; 1 when it did any. */
+	/*
+	 * Optional: the work doca_pe_progress() does for a RUNNING or STOPPING context (its
+	 * completions, say); 1 when it did any. A STOPPING context drains its tasks here.
+	 */
 	uint8_t (*progress)(struct doca_ctx *ctx);
+	/*
+	 * Contexts with CPU tasks (task.c): submit posts @task (allocated by the context, checked
+	 * IN_FLIGHT by the caller afterwards only on success) and returns the error that leaves it
+	 * with the caller; release takes a freed task back into the context's pool.
+	 */
+	doca_error_t (*task_submit)(struct doca_ctx *ctx, struct doca_task *task);
+	void (*task_release)(struct doca_ctx *ctx, struct doca_task *task);
 };
 
 struct doca_ctx {
@@ -65,6 +81,13 @@ struct doca_ctx {
 	doca_ctx_state_changed_callback_t state_cb;
 	struct doca_pe *pe;                                 /* connected progress engine or NULL */
 	struct doca_ctx *pe_next;                           /* in pe's list */
+	/*
+	 * Tasks (task.c), touched by the thread that drives the engine only: allocated and not
+	 * freed (in flight included), and in flight. doca_ctx_stop() leaves a context with tasks
+	 * allocated STOPPING until they are completed and freed.
+	 */
+	size_t tasks_allocated;
+	size_t tasks_in_flight;
 };
 
 /* Initialises the base of a concrete context (IDLE, no PE). */
@@ -77,6 +100,51 @@ doca_error_t core_ctx_fini(struct doca_ctx *ctx);
 
 /* Checks that the context exists and is IDLE (a setter's first step); logs in @func's name. */
 doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func);
+
+/*
+ * For doca_pe_progress(), after the progress of a STOPPING context: once it has no task left
+ * allocated, stops it (ops->stop) and reports STOPPING -> IDLE.
+ */
+void core_ctx_finish_stop(struct doca_ctx *ctx);
+
+/* ---- doca_task: the base every library's task embeds first (task.c) ---- */
+
+enum core_task_state {
+	CORE_TASK_FREE = 0,  /* in its context's pool */
+	CORE_TASK_ALLOCATED, /* the application's: submit, free, or reuse after completion */
+	CORE_TASK_IN_FLIGHT, /* the library's until its completion callback runs */
+};
+
+struct doca_task {
+	struct doca_ctx *ctx;
+	union doca_data user_data;
+	doca_error_t status; /* DOCA_ERROR_IN_PROGRESS in flight, then the outcome */
+	enum core_task_state state;
+};
+
+/* A task taken from @ctx's pool by an *_alloc_init (counts it as allocated). */
+void core_task_alloc(struct doca_ctx *ctx, struct doca_task *task, union doca_data user_data);
+/* Records the outcome of an in-flight task before its callback runs (it is ALLOCATED again). */
+void core_task_done(struct doca_task *task, doca_error_t status);
+
+/* ---- doca_buf and doca_buf_inventory (buf.c, buf_inventory.c) ---- */
+
+struct doca_buf_inventory;
+
+/* A buffer: an element of its inventory, pointing into a started mmap it holds while in use. */
+struct doca_buf {
+	struct doca_buf_inventory *inv;
+	struct doca_mmap *mmap;
+	uint8_t *head;          /* [head, head + len) lies in the mmap's range */
+	size_t len;
+	uint8_t *data;          /* [data, data + data_len) lies in [head, head + len) */
+	size_t data_len;
+	uint16_t refcount;      /* 0: free, in the inventory */
+	struct doca_buf *next;  /* free list */
+};
+
+/* Gives a buffer whose count reached 0 back to its inventory (releases its mmap). */
+void core_buf_inventory_put(struct doca_buf *buf);
 
 /* ---- doca_pe, for doca_ctx ---- */
 

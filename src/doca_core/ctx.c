@@ -96,6 +96,18 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 		OGDA_LOG_ERR("%s: the context is %s, not RUNNING", ctx->ops->kind, state_name(s));
 		return DOCA_ERROR_BAD_STATE;
 	}
+	/*
+	 * Tasks still allocated (in flight, or completed and not freed): stopping now would free
+	 * what the application or the NIC still uses. The context drains in doca_pe_progress()
+	 * (completions run their callbacks; the application frees its tasks) and becomes IDLE
+	 * there (core_ctx_finish_stop), as DOCA's contexts do.
+	 */
+	if (ctx->tasks_allocated > 0) {
+		OGDA_LOG_DBG("%s: %zu task(s) allocated, %zu in flight: STOPPING until they are freed", ctx->ops->kind,
+			     ctx->tasks_allocated, ctx->tasks_in_flight);
+		change_state(ctx, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING);
+		return DOCA_ERROR_IN_PROGRESS;
+	}
 	err = ctx->ops->stop(ctx);
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_ERR("%s: the context cannot stop: %s", ctx->ops->kind, doca_error_get_descr(err));
@@ -103,6 +115,19 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	}
 	change_state(ctx, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_IDLE);
 	return DOCA_SUCCESS;
+}
+
+void core_ctx_finish_stop(struct doca_ctx *ctx)
+{
+	doca_error_t err;
+
+	if (atomic_load(&ctx->state) != DOCA_CTX_STATE_STOPPING || ctx->tasks_allocated > 0)
+		return;
+	err = ctx->ops->stop(ctx);
+	if (err != DOCA_SUCCESS) /* its resources stay; the context cannot run them again anyway */
+		OGDA_LOG_ERR("%s: the drained context does not stop cleanly: %s", ctx->ops->kind,
+			     doca_error_get_descr(err));
+	change_state(ctx, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE);
 }
 
 doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)

@@ -27,7 +27,7 @@ struct doca_mmap {
 	uint32_t access;         /* enum doca_access_flag mask */
 	uint32_t ndevs;
 	struct mmap_dev devs[OPENGDA_MMAP_MAX_DEVS];
-	atomic_uint holders;     /* started doca_buf_arrs */
+	atomic_uint holders;     /* started doca_buf_arrs and doca_bufs in use */
 	bool remote;             /* doca_mmap_create_from_export: a peer's range, nothing registered */
 	void *export_desc;       /* doca_mmap_export_rdma's descriptor, freed with the map */
 };
@@ -314,7 +314,8 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (atomic_load(&mmap->holders) != 0) {
-		OGDA_LOG_ERR("%u started doca_buf_arr(s) use the mmap; stop them first", atomic_load(&mmap->holders));
+		OGDA_LOG_ERR("%u started doca_buf_arr(s) or doca_buf(s) use the mmap; stop or release them first",
+			     atomic_load(&mmap->holders));
 		return DOCA_ERROR_IN_USE;
 	}
 	if (!mmap->remote)
@@ -447,6 +448,15 @@ doca_error_t core_mmap_first_key(const struct doca_mmap *mmap, void **addr, size
 	*addr = mmap->addr;
 	*len = mmap->len;
 	*mkey = mmap->devs[0].lkey;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t core_mmap_started_range(const struct doca_mmap *mmap, uint8_t **addr, size_t *len)
+{
+	if (!mmap->started)
+		return DOCA_ERROR_BAD_STATE;
+	*addr = mmap->addr;
+	*len = mmap->len;
 	return DOCA_SUCCESS;
 }
 

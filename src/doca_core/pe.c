@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_pe (doca_pe.h): a queue of events, delivered by doca_pe_progress() on the thread that
- * drives the engine. Contexts post to it from whichever thread changes their state, so the
- * queue is locked; callbacks run with the lock released, so they may start or stop contexts.
+ * drives the engine, then the connected contexts' own progress (their task completions), which
+ * also finishes the stop of a context that has drained its tasks. Contexts post to it from
+ * whichever thread changes their state, so the queue is locked; callbacks run with the lock
+ * released, so they may start or stop contexts.
  */
 #include "doca_core/core_priv.h"
 
@@ -166,11 +168,36 @@ static uint8_t progress_contexts(struct doca_pe *pe)
 			list[i++] = c;
 	n = i;
 	pthread_mutex_unlock(&pe->lock);
-	for (i = 0; i < n; i++)
-		if (atomic_load(&list[i]->state) == DOCA_CTX_STATE_RUNNING)
-			progressed |= list[i]->ops->progress(list[i]);
+	for (i = 0; i < n; i++) {
+		int s = atomic_load(&list[i]->state);
+
+		if (s != DOCA_CTX_STATE_RUNNING && s != DOCA_CTX_STATE_STOPPING)
+			continue;
+		progressed |= list[i]->ops->progress(list[i]);
+		/* Drained (tasks completed and freed): the context stops here, off its own progress. */
+		if (s == DOCA_CTX_STATE_STOPPING)
+			core_ctx_finish_stop(list[i]);
+	}
 	free(list);
 	return progressed;
+}
+
+doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
+{
+	OGDA_SDK_FORWARD(doca_pe_get_num_inflight_tasks, (pe, num_inflight_tasks));
+	struct doca_pe *p = (struct doca_pe *)(uintptr_t)pe; /* for the lock only */
+	size_t n = 0;
+
+	if (pe == NULL || num_inflight_tasks == NULL) {
+		OGDA_LOG_ERR("pe and num_inflight_tasks must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_lock(&p->lock);
+	for (struct doca_ctx *c = p->ctxs; c != NULL; c = c->pe_next)
+		n += c->tasks_in_flight;
+	pthread_mutex_unlock(&p->lock);
+	*num_inflight_tasks = n;
+	return DOCA_SUCCESS;
 }
 
 uint8_t doca_pe_progress(struct doca_pe *pe)

@@ -182,8 +182,8 @@ static void test_bad_input(void **state)
 	assert_int_equal(opengda_dma_set_queue_size(dma, OPENGDA_DMA_MAX_QUEUE_SIZE + 1), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(opengda_dma_set_queue_size(NULL, 8), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(opengda_dma_set_wait_timeout(NULL, 1), DOCA_ERROR_INVALID_VALUE);
-	/* No GPU data path: the CPU tasks do not exist here. */
-	assert_int_equal(doca_ctx_start(doca_dma_as_ctx(dma)), DOCA_ERROR_NOT_SUPPORTED);
+	/* No data path: neither a GPU's nor CPU tasks (doca_dma_task_memcpy_set_conf). */
+	assert_int_equal(doca_ctx_start(doca_dma_as_ctx(dma)), DOCA_ERROR_BAD_STATE);
 	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_dma_as_ctx(dma), f->gpu), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_start(doca_dma_as_ctx(dma)), DOCA_SUCCESS);
 	assert_int_equal(opengda_dma_set_queue_size(dma, 8), DOCA_ERROR_BAD_STATE);
