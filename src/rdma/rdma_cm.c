@@ -144,39 +144,31 @@ static void cm_establish(struct doca_rdma_connection *c)
 
 static void peer_from_socket(struct doca_rdma_connection *c, const struct sockaddr_storage *sa, socklen_t len)
 {
+	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)(const void *)sa;
+	struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)&c->peer.sa;
 	const void *ip;
 
 	memset(&c->peer, 0, sizeof(c->peer));
 	c->peer.sa = *sa;
 	c->peer.sa_len = len;
-	if (sa->ss_family == AF_INET6 &&
-	    !IN6_IS_ADDR_V4MAPPED(&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr)) {
-		const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)(const void *)sa;
-
-		c->peer.type = DOCA_RDMA_ADDR_TYPE_IPv6;
-		c->peer.port = ntohs(v6->sin6_port);
-		ip = &v6->sin6_addr;
-	} else if (sa->ss_family == AF_INET6) { /* an IPv4 peer of the dual-stack listener */
-		const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)(const void *)sa;
-		struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)&c->peer.sa;
-
+	/* An IPv4 peer of the dual-stack listener arrives IPv4-mapped: keep it as the IPv4 host. */
+	if (sa->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
 		memset(&c->peer.sa, 0, sizeof(c->peer.sa));
 		v4->sin_family = AF_INET;
 		v4->sin_port = v6->sin6_port;
 		memcpy(&v4->sin_addr, &v6->sin6_addr.s6_addr[12], 4);
 		c->peer.sa_len = sizeof(*v4);
-		c->peer.type = DOCA_RDMA_ADDR_TYPE_IPv4;
+	}
+	if (c->peer.sa.ss_family == AF_INET6) {
+		c->peer.type = DOCA_RDMA_ADDR_TYPE_IPv6;
 		c->peer.port = ntohs(v6->sin6_port);
-		ip = &v4->sin_addr;
+		ip = &v6->sin6_addr;
 	} else {
-		const struct sockaddr_in *v4 = (const struct sockaddr_in *)(const void *)sa;
-
 		c->peer.type = DOCA_RDMA_ADDR_TYPE_IPv4;
 		c->peer.port = ntohs(v4->sin_port);
 		ip = &v4->sin_addr;
 	}
-	if (inet_ntop(c->peer.type == DOCA_RDMA_ADDR_TYPE_IPv4 ? AF_INET : AF_INET6, ip, c->peer.text,
-		      sizeof(c->peer.text)) == NULL)
+	if (inet_ntop(c->peer.sa.ss_family, ip, c->peer.text, sizeof(c->peer.text)) == NULL)
 		strcpy(c->peer.text, "?");
 	c->has_peer = true;
 }

@@ -120,11 +120,7 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 			     remote_rdma_conn_details_size, sizeof(d));
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	memcpy(&d, remote_rdma_conn_details, sizeof(d));
-	if (d.magic != RDMA_CONN_MAGIC || d.version != RDMA_CONN_VERSION) {
-		OGDA_LOG_ERR("rdma: connect: not the details of a doca_rdma_export of this library");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	memcpy(&d, remote_rdma_conn_details, sizeof(d)); /* rdma_conn_link checks magic and version */
 	if (!rdma_running(rdma) || !c->exported || c->connected || c->cm != RDMA_CM_NONE) {
 		OGDA_LOG_ERR("rdma: connect: connection %u is %s", c->id,
 			     !rdma_running(rdma) ? "of a stopped context"
