@@ -32,6 +32,7 @@
  */
 #include "swnic/swnic_engine.h"
 #include "swnic/swnic_event.h"
+#include "swnic/swnic_window.h"
 
 #include "core/env.h"
 #include "core/log.h"
@@ -62,7 +63,7 @@ struct engine_qp {
 	atomic_bool detaching;
 	bool rewind_pending;       /* under thread->lock */
 	struct rewind rewind;      /* under thread->lock */
-	struct swnic_exec exec;
+	struct swnic_window win;   /* the WQEs in flight */
 };
 
 struct engine_thread {
@@ -146,8 +147,7 @@ static void apply_rewind(struct engine_qp *e, const struct rewind *rw)
 {
 	struct swnic_qp *qp = e->qp;
 
-	if (e->exec.active)
-		swnic_exec_req_reset(&e->exec);
+	swnic_window_reset(&e->win);
 	qp->sq_ci = rw->ci;
 	qp->sq_target = rw->ci;
 	memcpy(qp->seen_db, rw->db, sizeof(qp->seen_db));
@@ -263,27 +263,17 @@ static void complete_wqe(struct engine_qp *e, const struct swnic_completion *c)
 		qp_enter_error(e, 0); /* CQ overrun: the QP cannot complete anything any more */
 }
 
+static void window_completed(void *arg, const struct swnic_completion *c)
+{
+	complete_wqe(arg, c);
+}
+
 /* RTS: executes WQEs up to the target. True when any WQE completed. */
 static bool run_sq(struct swnic_engine *engine, struct engine_qp *e, uint64_t *wake_ns)
 {
-	struct swnic_qp *qp = e->qp;
-	struct swnic_exec_ctx ctx = {.qp = qp, .cfg = &engine->cfg, .abort = &e->detaching};
-	struct swnic_completion c;
-	bool progress = false;
-	uint32_t n;
+	struct swnic_exec_ctx ctx = {.qp = e->qp, .cfg = &engine->cfg, .abort = &e->detaching};
 
-	for (n = 0; n < WQE_BATCH && qp->sq_ci != qp->sq_target; n++) {
-		enum swnic_exec_status st;
-
-		if (atomic_load_explicit(&qp->state, memory_order_acquire) != PRM_QP_STATE_RTS)
-			break;
-		st = swnic_exec_req_step(&ctx, &e->exec, swnic_now_ns(), wake_ns, &c);
-		if (st != SWNIC_EXEC_DONE)
-			break;
-		complete_wqe(e, &c);
-		progress = true;
-	}
-	return progress;
+	return swnic_window_run(&e->win, &ctx, window_completed, e, WQE_BATCH, wake_ns);
 }
 
 /* ERR: every outstanding WQE completes with WR_FLUSH_ERR. */
@@ -292,8 +282,7 @@ static bool flush_sq(struct engine_qp *e)
 	struct swnic_qp *qp = e->qp;
 	uint32_t n = 0;
 
-	if (e->exec.active)
-		swnic_exec_req_reset(&e->exec);
+	swnic_window_reset(&e->win);
 	if (qp->sq_ci == qp->sq_target)
 		return false;
 	qp->sq_ci = swnic_sq_flush(qp, qp->sq_ci, qp->sq_target, &n);
@@ -460,7 +449,7 @@ static void free_threads(struct swnic_engine *engine, uint32_t n)
 		struct engine_thread *t = &engine->threads[i];
 
 		for (j = 0; j < t->nqps; j++) {
-			swnic_exec_req_reset(&t->qps[j]->exec);
+			swnic_window_fini(&t->qps[j]->win);
 			atomic_fetch_sub_explicit(&t->qps[j]->qp->refs, 1, memory_order_acq_rel);
 			free(t->qps[j]);
 		}
@@ -600,6 +589,10 @@ doca_error_t swnic_engine_attach_qp(struct swnic_engine *engine, struct swnic_qp
 	if (e == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	e->qp = qp;
+	if (swnic_window_init(&e->win, qp->nic) != DOCA_SUCCESS) {
+		free(e);
+		return DOCA_ERROR_NO_MEMORY;
+	}
 	atomic_init(&e->detaching, false);
 	capture_rewind(qp, &rw);
 	apply_rewind(e, &rw);
@@ -612,6 +605,7 @@ doca_error_t swnic_engine_attach_qp(struct swnic_engine *engine, struct swnic_qp
 
 		if (q == NULL) {
 			pthread_mutex_unlock(&t->lock);
+			swnic_window_fini(&e->win);
 			free(e);
 			return DOCA_ERROR_NO_MEMORY;
 		}
@@ -653,7 +647,7 @@ void swnic_engine_detach_qp(struct swnic_engine *engine, struct swnic_qp *qp)
 		;
 	t->qps[i] = t->qps[--t->nqps];
 	pthread_mutex_unlock(&t->lock);
-	swnic_exec_req_reset(&e->exec);
+	swnic_window_fini(&e->win);
 	OGDA_LOG_DBG("qp 0x%x detached: %lu WQEs, %lu bytes, %lu errors, %lu RNR retries, %lu transport retries, "
 		     "%lu doorbells",
 		     qp->qpn, atomic_load(&qp->counters.wqes), atomic_load(&qp->counters.bytes),

@@ -96,9 +96,14 @@ struct swnic_sge {
 	enum ogda_mem_kind kind;
 };
 
-/* The WQE a QP is executing, kept across engine passes while it waits or retries. */
+/* A WQE a QP is executing, kept across engine passes while it waits or retries. */
 struct swnic_exec {
 	bool active;              /* decoded and checked; a request may be outstanding */
+	uint16_t index;           /* the WQE's producer index (its ctrl segment) */
+	/* In a requester window (swnic_window.c): */
+	bool posted;              /* its request is in the pipe, the answer not taken yet */
+	bool sync;                /* the pipe does not carry it: delivered once it is the oldest */
+	bool done;                /* over; cpl says how, completed when it is the oldest */
 	struct prm_wqe wqe;
 	struct swnic_qp_attrs attrs;
 	struct swnic_completion cpl;  /* filled in as the WQE goes */
@@ -137,6 +142,45 @@ enum swnic_exec_status {
  */
 enum swnic_exec_status swnic_exec_req_step(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, uint64_t now_ns,
 					   uint64_t *wake_ns, struct swnic_completion *cpl);
+/* ---- requester window (swnic_window.c), many WQEs in flight through a pipe ---- */
+
+struct swnic_fabric_pipe;
+
+/*
+ * Whether the WQE at index may start while earlier WQEs are in flight: an RDMA WRITE, SEND,
+ * READ or atomic (with or without immediate) without a fence, on an RC or UC QP. Others wait
+ * until everything before them has completed, as the fence asks.
+ */
+bool swnic_exec_req_pipelinable(const struct swnic_qp *qp, uint16_t index);
+/*
+ * Starts the WQE at index (decode, checks, PSNs, gather). PENDING: a request is ready in
+ * x->req; DONE: it is over already (*cpl); ABORTED: the QP is being detached.
+ */
+enum swnic_exec_status swnic_exec_req_begin(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, uint16_t index,
+					    struct swnic_completion *cpl);
+
+enum swnic_post_status {
+	SWNIC_POST_SENT,    /* in the pipe (x->posted) */
+	SWNIC_POST_FULL,    /* no room now: take answers first */
+	SWNIC_POST_UNPIPED, /* the pipe does not carry it (x->sync): deliver it when it is the oldest */
+	SWNIC_POST_DONE,    /* the WQE failed (*cpl) */
+	SWNIC_POST_RETRY,   /* no channel: a transport failure of this attempt, retried after *wake_ns */
+};
+
+/* Sends x's request (started, not posted) through pipe, behind what is in flight. */
+enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+					   struct swnic_fabric_pipe *pipe, uint64_t now_ns, uint64_t *wake_ns,
+					   struct swnic_completion *cpl);
+/*
+ * Takes the answer to x, the oldest request in the pipe (block: waits for it), and goes on
+ * as a synchronous attempt would: DONE (*cpl), or PENDING with x->posted still set (no answer
+ * yet) or cleared (a retry: RNR, no answer, or no such QP; every later request in flight must
+ * be resent after it).
+ */
+enum swnic_exec_status swnic_exec_req_answer(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+					     struct swnic_fabric_pipe *pipe, bool block, uint64_t now_ns,
+					     uint64_t *wake_ns, struct swnic_completion *cpl);
+
 /* Forgets the WQE in progress (QP reset, error, detach) and frees staging memory. */
 void swnic_exec_req_reset(struct swnic_exec *x);
 

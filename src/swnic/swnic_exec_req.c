@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Requester side of each send opcode: decode the WQE at sq_ci, check it and its local
+ * Requester side of each send opcode: decode a WQE, check it and its local
  * keys, gather the outgoing data, hand the request to the fabric, retry as an RC
  * requester does, and scatter READ data and atomic results into the local SGEs.
  *
@@ -28,6 +28,7 @@
 #include "core/log.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_qpc.h"
+#include "swnic/swnic_fabric_pipe.h"
 #include "swnic/swnic_mem_access.h"
 
 #include <sched.h>
@@ -42,6 +43,9 @@ void swnic_exec_req_reset(struct swnic_exec *x)
 	x->buf = NULL;
 	x->buf_cap = 0;
 	x->active = false;
+	x->posted = false;
+	x->sync = false;
+	x->done = false;
 }
 
 static doca_error_t staging(struct swnic_exec *x, uint64_t len, uint8_t **out)
@@ -427,21 +431,21 @@ static enum swnic_exec_status eth_send(struct swnic_qp *qp, struct swnic_exec *x
 	return finish(x, cpl, syndrome, vendor);
 }
 
-/* The WQE at sq_ci starts: decode, shape checks, local-only opcodes. PENDING: go on. */
+/* The WQE at x->index starts: decode, shape checks, local-only opcodes. PENDING: go on. */
 static enum swnic_exec_status start(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
 				    struct swnic_completion *cpl)
 {
 	struct swnic_qp *qp = ctx->qp;
 	struct prm_wqe *w = &x->wqe;
-	uint16_t left = (uint16_t)(qp->sq_target - qp->sq_ci);
+	uint16_t left = (uint16_t)(qp->sq_target - x->index);
 	doca_error_t rc;
 
 	memset(&x->cpl, 0, sizeof(x->cpl));
-	x->cpl.wqe_counter = qp->sq_ci;
-	rc = qp->st == SWNIC_QP_ST_ETH ? prm_wqe_decode_eth(qp->sq, qp->log_sq_wqebbs, qp->sq_ci, w)
-				       : prm_wqe_decode(qp->sq, qp->log_sq_wqebbs, qp->sq_ci, w);
+	x->cpl.wqe_counter = x->index;
+	rc = qp->st == SWNIC_QP_ST_ETH ? prm_wqe_decode_eth(qp->sq, qp->log_sq_wqebbs, x->index, w)
+				       : prm_wqe_decode(qp->sq, qp->log_sq_wqebbs, x->index, w);
 	if (rc != DOCA_SUCCESS) {
-		swnic_sq_peek(qp, qp->sq_ci, &x->cpl.wqe_opcode, &x->cpl.wqebbs);
+		swnic_sq_peek(qp, x->index, &x->cpl.wqe_opcode, &x->cpl.wqebbs);
 		if (x->cpl.wqebbs > left)
 			x->cpl.wqebbs = left;
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
@@ -451,14 +455,14 @@ static enum swnic_exec_status start(const struct swnic_exec_ctx *ctx, struct swn
 	x->cpl.wqebbs = (uint16_t)w->wqebbs;
 	x->cpl.signaled = w->ce >= OPENGDA_MLX5_CE_ALWAYS;
 	OGDA_LOG_DBG("qp 0x%x wqe 0x%x: %s opmod 0x%x ds %u fm_ce_se 0x%02x ndata %u", qp->qpn,
-		     (unsigned)qp->sq_ci, prm_wqe_opcode_name(w->opcode), (unsigned)w->opmod, (unsigned)w->ds,
+		     (unsigned)x->index, prm_wqe_opcode_name(w->opcode), (unsigned)w->opmod, (unsigned)w->ds,
 		     (unsigned)w->fm_ce_se, w->ndata);
 	if (w->wqebbs > left) {
 		/* The WQE runs past the producer index that was rung: its tail is not the producer's. */
 		x->cpl.wqebbs = left;
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_MALFORMED);
 	}
-	if (w->qpn != qp->qpn || w->wqe_index != qp->sq_ci)
+	if (w->qpn != qp->qpn || w->wqe_index != x->index)
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_WQE_MISMATCH);
 
 	if (qp->st == SWNIC_QP_ST_ETH) {
@@ -592,6 +596,49 @@ static enum swnic_exec_status rnr_naked(const struct swnic_exec_ctx *ctx, struct
 	return SWNIC_EXEC_PENDING;
 }
 
+/* What came back for x's request (rc: how the delivery went), as an RC requester acts on it. */
+static enum swnic_exec_status answered(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, doca_error_t rc,
+				       const struct swnic_resp *resp, uint64_t *wake_ns, struct swnic_completion *cpl)
+{
+	struct swnic_qp *qp = ctx->qp;
+
+	if (rc == DOCA_ERROR_INVALID_VALUE) /* the fabric refused the request itself: no retry helps */
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_FABRIC_REJECT);
+	if (rc != DOCA_SUCCESS) {
+		OGDA_LOG_DBG("qp 0x%x wqe 0x%x: no answer from qpn 0x%x (%s), try %u of %u", qp->qpn,
+			     (unsigned)x->index, x->req.dst_qpn, doca_error_get_name(rc), x->transport_tries + 1u,
+			     x->attrs.retry_count + 1u);
+		return transport_failed(ctx, x, swnic_now_ns(), wake_ns, cpl);
+	}
+	switch (resp->status) {
+	case SWNIC_RESP_ACK:
+		return acked(ctx, x, resp, cpl);
+	case SWNIC_RESP_NAK_REMOTE_ACCESS:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, SWNIC_VSYND_NAK);
+	case SWNIC_RESP_NAK_INVALID_REQ:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, SWNIC_VSYND_NAK);
+	case SWNIC_RESP_NAK_REMOTE_OP:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_OP_ERR, SWNIC_VSYND_NAK);
+	case SWNIC_RESP_NAK_RNR:
+		OGDA_LOG_DBG("qp 0x%x wqe 0x%x: RNR NAK from qpn 0x%x, retry %u", qp->qpn, (unsigned)x->index,
+			     x->req.dst_qpn, x->rnr_tries + 1u);
+		return rnr_naked(ctx, x, swnic_now_ns(), wake_ns, cpl);
+	case SWNIC_RESP_NO_QP:
+		return transport_failed(ctx, x, swnic_now_ns(), wake_ns, cpl);
+	default:
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_BAD_RESP_ERR, SWNIC_VSYND_BAD_RESPONSE);
+	}
+}
+
+/* The payload is the application's memory: its MR must still be there, and stays while held. */
+static doca_error_t hold_payload(struct swnic_qp *qp, const struct swnic_exec *x, struct swnic_mr_hold *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (!x->payload_is_sge)
+		return DOCA_SUCCESS;
+	return swnic_mr_hold(qp->nic, x->sge[0].lkey, false, qp->pd, x->sge[0].addr, x->sge[0].len, 0, h);
+}
+
 static enum swnic_exec_status attempt(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, uint64_t now,
 				      uint64_t *wake_ns, struct swnic_completion *cpl)
 {
@@ -601,43 +648,95 @@ static enum swnic_exec_status attempt(const struct swnic_exec_ctx *ctx, struct s
 	doca_error_t rc;
 
 	memset(&resp, 0, sizeof(resp));
-	memset(&h, 0, sizeof(h));
 	x->attempt_ns = now;
-	if (x->payload_is_sge) {
-		/* The payload is the application's memory: its MR must still be there, and stays. */
-		rc = swnic_mr_hold(qp->nic, x->sge[0].lkey, false, qp->pd, x->sge[0].addr, x->sge[0].len, 0, &h);
-		if (rc != DOCA_SUCCESS)
-			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, lkey_vendor(rc));
-	}
+	rc = hold_payload(qp, x, &h);
+	if (rc != DOCA_SUCCESS)
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, lkey_vendor(rc));
 	rc = swnic_fabric_deliver(qp->nic, x->attrs.remote_gid, &x->req, &resp, x->read_dst,
 				  swnic_exec_ack_timeout_ns(ctx->cfg, x->attrs.ack_timeout));
 	swnic_mr_unhold(&h);
-	if (rc == DOCA_ERROR_INVALID_VALUE) /* the fabric refused the request itself: no retry helps */
-		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_FABRIC_REJECT);
+	return answered(ctx, x, rc, &resp, wake_ns, cpl);
+}
+
+bool swnic_exec_req_pipelinable(const struct swnic_qp *qp, uint16_t index)
+{
+	uint8_t opcode;
+	uint16_t wqebbs;
+	const uint8_t *ctrl;
+
+	if (qp == NULL || qp->sq == NULL || (qp->st != PRM_QP_ST_RC && qp->st != PRM_QP_ST_UC))
+		return false;
+	swnic_sq_peek(qp, index, &opcode, &wqebbs);
+	ctrl = qp->sq + ((size_t)(index & ((1u << qp->log_sq_wqebbs) - 1u)) << OPENGDA_MLX5_SEND_WQE_SHIFT);
+	/* fm_ce_se (ctrl byte 11): any fence mode waits for what is in flight. */
+	if ((ctrl[11] & 0xe0u) != 0)
+		return false;
+	return req_op(opcode) != 0;
+}
+
+enum swnic_exec_status swnic_exec_req_begin(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, uint16_t index,
+					    struct swnic_completion *cpl)
+{
+	if (ctx == NULL || ctx->qp == NULL || ctx->cfg == NULL || x == NULL || cpl == NULL) {
+		OGDA_LOG_ERR("NULL argument");
+		return SWNIC_EXEC_ABORTED;
+	}
+	x->index = index;
+	x->posted = false;
+	x->sync = false;
+	x->done = false;
+	return start(ctx, x, cpl);
+}
+
+enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+					   struct swnic_fabric_pipe *pipe, uint64_t now_ns, uint64_t *wake_ns,
+					   struct swnic_completion *cpl)
+{
+	struct swnic_qp *qp = ctx->qp;
+	struct swnic_mr_hold h;
+	doca_error_t rc;
+
+	rc = hold_payload(qp, x, &h);
 	if (rc != DOCA_SUCCESS) {
-		OGDA_LOG_DBG("qp 0x%x wqe 0x%x: no answer from qpn 0x%x (%s), try %u of %u", qp->qpn,
-			     (unsigned)qp->sq_ci, x->req.dst_qpn, doca_error_get_name(rc), x->transport_tries + 1u,
-			     x->attrs.retry_count + 1u);
-		return transport_failed(ctx, x, swnic_now_ns(), wake_ns, cpl);
+		(void)finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, lkey_vendor(rc));
+		return SWNIC_POST_DONE;
 	}
-	switch (resp.status) {
-	case SWNIC_RESP_ACK:
-		return acked(ctx, x, &resp, cpl);
-	case SWNIC_RESP_NAK_REMOTE_ACCESS:
-		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, SWNIC_VSYND_NAK);
-	case SWNIC_RESP_NAK_INVALID_REQ:
-		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR, SWNIC_VSYND_NAK);
-	case SWNIC_RESP_NAK_REMOTE_OP:
-		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_OP_ERR, SWNIC_VSYND_NAK);
-	case SWNIC_RESP_NAK_RNR:
-		OGDA_LOG_DBG("qp 0x%x wqe 0x%x: RNR NAK from qpn 0x%x, retry %u", qp->qpn, (unsigned)qp->sq_ci,
-			     x->req.dst_qpn, x->rnr_tries + 1u);
-		return rnr_naked(ctx, x, swnic_now_ns(), wake_ns, cpl);
-	case SWNIC_RESP_NO_QP:
-		return transport_failed(ctx, x, swnic_now_ns(), wake_ns, cpl);
-	default:
-		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_BAD_RESP_ERR, SWNIC_VSYND_BAD_RESPONSE);
+	rc = swnic_fabric_pipe_post(pipe, x->attrs.remote_gid, &x->req,
+				    swnic_exec_ack_timeout_ns(ctx->cfg, x->attrs.ack_timeout));
+	swnic_mr_unhold(&h); /* the pipe copied the payload */
+	switch (rc) {
+	case DOCA_SUCCESS:
+		x->posted = true;
+		x->attempt_ns = now_ns;
+		return SWNIC_POST_SENT;
+	case DOCA_ERROR_AGAIN:
+		return SWNIC_POST_FULL;
+	case DOCA_ERROR_NOT_SUPPORTED:
+		x->sync = true;
+		return SWNIC_POST_UNPIPED;
+	default: {
+		struct swnic_resp none = {0};
+
+		x->attempt_ns = now_ns;
+		return answered(ctx, x, rc, &none, wake_ns, cpl) == SWNIC_EXEC_DONE ? SWNIC_POST_DONE
+										      : SWNIC_POST_RETRY;
 	}
+	}
+}
+
+enum swnic_exec_status swnic_exec_req_answer(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
+					     struct swnic_fabric_pipe *pipe, bool block, uint64_t now_ns,
+					     uint64_t *wake_ns, struct swnic_completion *cpl)
+{
+	struct swnic_resp resp;
+	doca_error_t rc;
+
+	(void)now_ns;
+	rc = swnic_fabric_pipe_answer(pipe, &x->req, &resp, x->read_dst, block);
+	if (rc == DOCA_ERROR_AGAIN)
+		return SWNIC_EXEC_PENDING;
+	x->posted = false;
+	return answered(ctx, x, rc, &resp, wake_ns, cpl);
 }
 
 enum swnic_exec_status swnic_exec_req_step(const struct swnic_exec_ctx *ctx, struct swnic_exec *x, uint64_t now_ns,
@@ -654,6 +753,7 @@ enum swnic_exec_status swnic_exec_req_step(const struct swnic_exec_ctx *ctx, str
 		return SWNIC_EXEC_ABORTED;
 	}
 	if (!x->active) {
+		x->index = ctx->qp->sq_ci;
 		st = start(ctx, x, cpl);
 		if (st != SWNIC_EXEC_PENDING)
 			return st;

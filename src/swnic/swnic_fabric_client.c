@@ -289,6 +289,25 @@ static void shm_refuse(struct swnic_fabric *f, const struct swnic_endpoint *ep, 
 	pthread_mutex_unlock(&f->client_lock);
 }
 
+doca_error_t swnic_fabric_client_take_channel(struct swnic_fabric *f, const struct swnic_endpoint *ep,
+					      uint64_t deadline, struct swnic_client_conn **out)
+{
+	doca_error_t err;
+
+	if (!f->shm || shm_refused(f, ep))
+		return DOCA_ERROR_NOT_SUPPORTED;
+	err = conn_acquire(f, ep, deadline, true, out);
+	if (err == DOCA_SUCCESS)
+		return DOCA_SUCCESS;
+	shm_refuse(f, ep, err);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+void swnic_fabric_client_give_back(struct swnic_fabric *f, struct swnic_client_conn *c, bool reusable)
+{
+	conn_release(f, c, reusable);
+}
+
 doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *f, const struct swnic_endpoint *ep,
 					 const struct swnic_req *req, struct swnic_resp *resp, void *read_buf,
 					 uint64_t timeout_ns)

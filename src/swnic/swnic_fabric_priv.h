@@ -137,5 +137,14 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *fabric, const stru
 					 const struct swnic_req *req, struct swnic_resp *resp, void *read_buf,
 					 uint64_t timeout_ns);
 void swnic_fabric_client_close_all(struct swnic_fabric *fabric);
+/*
+ * A shared-memory channel of the pool to ep, held (busy) until given back; for a pipe
+ * (swnic_fabric_pipe.c). DOCA_ERROR_NOT_SUPPORTED: ep is not reachable through shared
+ * memory (OPENGDA_SWNIC_SHM=0, or no channel opens: ep then takes TCP for a while).
+ */
+doca_error_t swnic_fabric_client_take_channel(struct swnic_fabric *fabric, const struct swnic_endpoint *ep,
+					      uint64_t deadline, struct swnic_client_conn **out);
+/* Gives a channel back to the pool (reusable false: closes it). */
+void swnic_fabric_client_give_back(struct swnic_fabric *fabric, struct swnic_client_conn *c, bool reusable);
 
 #endif /* OGDA_SWNIC_FABRIC_PRIV_H_ */

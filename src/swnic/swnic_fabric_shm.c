@@ -40,6 +40,11 @@ bool swnic_shm_fits(const struct swnic_req *req)
 	       (req->op != SWNIC_REQ_READ || req->len <= SWNIC_SHM_DATA_CAP);
 }
 
+uint32_t swnic_shm_data_need(const struct swnic_req *req)
+{
+	return req->op == SWNIC_REQ_READ ? req->len : swnic_req_payload_len(req);
+}
+
 static doca_error_t map_fd(int fd, struct swnic_shm_map *m)
 {
 	void *p = mmap(NULL, SWNIC_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -325,6 +330,14 @@ void swnic_shm_post(atomic_uint *word, atomic_uint *sleeping, unsigned seq, int 
 	atomic_store(word, seq);
 	if (atomic_load(sleeping) != 0)
 		futex(word, FUTEX_WAKE, 1, NULL);
+}
+
+bool swnic_shm_reached(atomic_uint *word, unsigned seq)
+{
+	if ((int)(atomic_load_explicit(word, memory_order_acquire) - seq) < 0)
+		return false;
+	tsan_acquire();
+	return true;
 }
 
 static bool sock_hung_up(int sock)

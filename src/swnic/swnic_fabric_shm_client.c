@@ -40,6 +40,7 @@ doca_error_t swnic_fabric_shm_exchange(struct swnic_fabric *f, struct swnic_clie
 	char why[SWNIC_FRAME_WHY_LEN];
 	uint64_t id = atomic_fetch_add(&f->next_request_id, 1);
 	uint32_t plen = swnic_req_payload_len(req);
+	struct swnic_shm_slot *slot;
 	doca_error_t err;
 	unsigned seq;
 
@@ -47,16 +48,19 @@ doca_error_t swnic_fabric_shm_exchange(struct swnic_fabric *f, struct swnic_clie
 	err = swnic_frame_encode_req(id, req, f->max_msg, hdr);
 	if (err != DOCA_SUCCESS)
 		return err;
-	memcpy(m->ctl->req_hdr, hdr, sizeof(hdr));
+	seq = ++c->seq;
+	slot = swnic_shm_slot_of(m->ctl, seq);
+	memcpy(slot->req_hdr, hdr, sizeof(hdr));
+	slot->data_off = 0;
+	slot->data_len = swnic_shm_data_need(req);
 	if (plen > 0)
 		memcpy(m->data, req->payload, plen);
-	seq = ++c->seq;
 	swnic_shm_post(&m->ctl->req_seq, &m->ctl->server_sleeping, seq, c->fd);
 	err = swnic_shm_wait(&m->ctl->resp_seq, seq - 1u, &m->ctl->client_sleeping, c->fd,
 			     swnic_deadline_after(swnic_fabric_exec_budget_ns(timeout_ns, req->len)), &f->poll);
 	if (err != DOCA_SUCCESS)
 		return err;
-	memcpy(rhdr, m->ctl->resp_hdr, sizeof(rhdr));
+	memcpy(rhdr, slot->resp_hdr, sizeof(rhdr));
 	if (atomic_load(&m->ctl->resp_seq) != seq) {
 		snprintf(why, sizeof(why), "answer to request %u where %u was asked", atomic_load(&m->ctl->resp_seq), seq);
 		err = DOCA_ERROR_INVALID_VALUE;

@@ -3,7 +3,8 @@
  * Server side of a shared-memory channel (swnic_fabric_shm.h): the thread of an incoming
  * Unix connection, once the handshake passed, adopts the channel the peer offers and serves
  * its requests until the peer hangs up, the server stops (it shuts the socket down) or, for
- * a stranger's channel, the handshake deadline passes. Every request is validated and
+ * a stranger's channel, the handshake deadline passes. Requests are served in the order
+ * they were numbered, each answered in its slot as soon as it is done. Every request is validated and
  * executed by the code that serves TCP frames: swnic_frame_decode_req, the header check,
  * swnic_fabric_respond; so answers, syndromes and counters are the same on both paths.
  */
@@ -25,10 +26,11 @@ static void shm_reject(struct swnic_server_conn *sc, const char *why)
 		     sc->peer, why);
 }
 
-/* Serves the request published with sequence number seq. false: the channel is finished. */
+/* Serves request number seq from its slot. false: the channel is finished. */
 static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m, unsigned seq)
 {
 	struct swnic_fabric *f = sc->fabric;
+	struct swnic_shm_slot *slot = swnic_shm_slot_of(m->ctl, seq);
 	uint8_t hdr[SWNIC_FRAME_REQ_HDR_LEN];
 	uint8_t rhdr[SWNIC_FRAME_RESP_HDR_LEN];
 	char why[SWNIC_FRAME_WHY_LEN];
@@ -36,21 +38,30 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 	struct swnic_req_verdict verdict;
 	struct swnic_req req;
 	struct swnic_resp resp;
+	uint32_t off, len;
+	uint8_t *data;
 	doca_error_t err;
 
-	/* A private copy: the peer may rewrite the shared header while it is being judged. */
-	memcpy(hdr, m->ctl->req_hdr, sizeof(hdr));
+	/* Private copies: the peer may rewrite the shared slot while it is being judged. */
+	memcpy(hdr, slot->req_hdr, sizeof(hdr));
+	off = *(volatile uint32_t *)&slot->data_off;
+	len = *(volatile uint32_t *)&slot->data_len;
 	err = swnic_frame_decode_req(hdr, sizeof(hdr), f->max_msg, &prefix, &req, why, sizeof(why));
-	if (err == DOCA_SUCCESS && (prefix.payload_len > SWNIC_SHM_DATA_CAP ||
-				    (req.op == SWNIC_REQ_READ && req.len > SWNIC_SHM_DATA_CAP))) {
-		snprintf(why, sizeof(why), "op %u of %u bytes: over the channel's %u", req.op, req.len,
+	if (err == DOCA_SUCCESS && (len > SWNIC_SHM_DATA_CAP || off > SWNIC_SHM_DATA_CAP - len)) {
+		snprintf(why, sizeof(why), "data range %u+%u outside the channel's %u bytes", off, len,
 			 SWNIC_SHM_DATA_CAP);
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
+	if (err == DOCA_SUCCESS && (prefix.payload_len > len || (req.op == SWNIC_REQ_READ && req.len > len))) {
+		snprintf(why, sizeof(why), "op %u of %u bytes: over the %u bytes its slot reserves", req.op, req.len,
+			 len);
 		err = DOCA_ERROR_INVALID_VALUE;
 	}
 	if (err != DOCA_SUCCESS) {
 		shm_reject(sc, why);
 		return false;
 	}
+	data = m->data + off;
 	memset(&resp, 0, sizeof(resp));
 	verdict.status = SWNIC_RESP_ACK;
 	/* As on TCP, a payload is executed only for a request its header admits. */
@@ -59,8 +70,8 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 	if (verdict.status != SWNIC_RESP_ACK) {
 		resp.status = verdict.status;
 	} else {
-		req.payload = prefix.payload_len > 0 ? m->data : NULL;
-		swnic_fabric_respond(f->nic, f, &req, &resp, req.op == SWNIC_REQ_READ ? m->data : NULL);
+		req.payload = prefix.payload_len > 0 ? data : NULL;
+		swnic_fabric_respond(f->nic, f, &req, &resp, req.op == SWNIC_REQ_READ ? data : NULL);
 	}
 	atomic_fetch_add(&f->stats.frames_served, 1);
 	if (resp.status != SWNIC_RESP_NO_QP)
@@ -70,7 +81,7 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 		shm_reject(sc, "the response does not encode");
 		return false;
 	}
-	memcpy(m->ctl->resp_hdr, rhdr, sizeof(rhdr));
+	memcpy(slot->resp_hdr, rhdr, sizeof(rhdr));
 	swnic_shm_post(&m->ctl->resp_seq, &m->ctl->client_sleeping, seq, sc->fd);
 	return true;
 }
@@ -80,7 +91,8 @@ void swnic_fabric_shm_serve(struct swnic_server_conn *sc)
 	struct swnic_fabric *f = sc->fabric;
 	char why[SWNIC_FRAME_WHY_LEN];
 	struct swnic_shm_map m;
-	unsigned seq = 0; /* a fresh channel is zero; the peer may post before we look */
+	unsigned seq = 0; /* the last request answered; a fresh channel is zero, the peer may post before we look */
+	unsigned posted;
 	doca_error_t err;
 	int memfd;
 
@@ -114,8 +126,15 @@ void swnic_fabric_shm_serve(struct swnic_server_conn *sc)
 			OGDA_LOG_DBG("%s: fabric: %s closed its channel", f->nic->name, sc->peer);
 			break;
 		}
-		seq = atomic_load_explicit(&m.ctl->req_seq, memory_order_acquire);
-		if (!serve_request(sc, &m, seq))
+		posted = atomic_load_explicit(&m.ctl->req_seq, memory_order_acquire);
+		if (posted - seq > SWNIC_SHM_SLOTS) {
+			shm_reject(sc, "more requests posted than the ring holds");
+			break;
+		}
+		/* In order, each answered as soon as it is done: the requester retires the first early. */
+		while (seq != posted && serve_request(sc, &m, seq + 1u))
+			seq++;
+		if (seq != posted)
 			break;
 	}
 	swnic_shm_unmap(&m);

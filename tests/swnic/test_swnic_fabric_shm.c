@@ -203,7 +203,8 @@ static void shm_rejects_a_bad_header(void **state)
 	req.payload = m.data;
 	assert_int_equal(swnic_frame_encode_req(1, &req, SWNIC_FABRIC_MAX_MSG_CAP, hdr), DOCA_SUCCESS);
 	hdr[24] = 0x7f; /* op */
-	memcpy(m.ctl->req_hdr, hdr, sizeof(hdr));
+	memcpy(swnic_shm_slot_of(m.ctl, 1)->req_hdr, hdr, sizeof(hdr));
+	swnic_shm_slot_of(m.ctl, 1)->data_len = 64;
 	swnic_shm_post(&m.ctl->req_seq, &m.ctl->server_sleeping, 1, fd);
 	assert_true(ffx_peer_closed(fd, 5000));
 	assert_true(rejected_after(&b, 1) == 1);
