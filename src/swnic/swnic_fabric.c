@@ -354,6 +354,8 @@ doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fa
 	s->shm_channels_opened = atomic_load(&fabric->stats.shm_channels_opened);
 	s->shm_deliveries = atomic_load(&fabric->stats.shm_deliveries);
 	s->shm_fallbacks = atomic_load(&fabric->stats.shm_fallbacks);
+	s->pipe_inflight_hwm = atomic_load(&fabric->stats.pipe_inflight_hwm);
+	s->pipe_go_backs = atomic_load(&fabric->stats.pipe_go_backs);
 	return DOCA_SUCCESS;
 }
 

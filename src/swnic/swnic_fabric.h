@@ -79,6 +79,8 @@ struct swnic_fabric_stats {
 	uint64_t shm_channels_opened; /* outgoing shared-memory channels (same-host peers) */
 	uint64_t shm_deliveries;   /* requests answered through shared memory */
 	uint64_t shm_fallbacks;    /* new outgoing connections that took TCP: no channel could be opened */
+	uint64_t pipe_inflight_hwm; /* the most requests one QP had in flight on a pipe (swnic_fabric_pipe.h) */
+	uint64_t pipe_go_backs;    /* pipes that resent everything after a retry of their oldest request */
 };
 
 /* swnic_fabric_create with options; opts may be NULL. */

@@ -174,6 +174,14 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 	p->inflight[inflight_index(seq)].data_len = need;
 	p->posted = seq;
 	p->last_use_ns = swnic_sock_now_ns();
+	{
+		uint_fast64_t n = swnic_fabric_pipe_outstanding(p);
+		uint_fast64_t hwm = atomic_load_explicit(&f->stats.pipe_inflight_hwm, memory_order_relaxed);
+
+		while (n > hwm && !atomic_compare_exchange_weak_explicit(&f->stats.pipe_inflight_hwm, &hwm, n,
+									 memory_order_relaxed, memory_order_relaxed))
+			;
+	}
 	swnic_shm_post(&p->conn->map->ctl->req_seq, &p->conn->map->ctl->server_sleeping, seq, p->conn->fd);
 	return DOCA_SUCCESS;
 }
@@ -255,6 +263,8 @@ void swnic_fabric_pipe_reset(struct swnic_fabric_pipe *p, bool drain)
 {
 	if (p == NULL || p->conn == NULL)
 		return;
+	if (drain)
+		atomic_fetch_add(&p->nic->fabric->stats.pipe_go_backs, 1);
 	while (drain && swnic_fabric_pipe_outstanding(p) != 0) {
 		uint32_t seq = p->answered + 1u;
 

@@ -1,0 +1,532 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Many requests in flight on one QP between two processes (swnic_window.c over a pipe,
+ * swnic_fabric_pipe.c): the parent posts on a QP connected to a QP of a forked child's own
+ * software NIC, so requests cross the shared-memory fabric (registered a second time with
+ * OPENGDA_SWNIC_SHM=0, where the same WQEs travel over TCP one at a time).
+ *  - a long mixed stream (fetch-adds, inline and gathered WRITEs, READs, SENDs) with dozens
+ *    in flight runs exactly once and in order: the k-th fetch-add returns k;
+ *  - RNR in the middle of a window: every WQE behind the refused SEND is resent after it
+ *    (go-back-N), and none runs twice;
+ *  - a remote access error in the middle of a window: the WQEs before it land, the ones
+ *    behind it are flushed and land nothing;
+ *  - a fenced WRITE waits for the READ before it, whose data it sends.
+ * The child checks its own memory and receives; it reads them only after the parent's last
+ * SEND has completed there (its receive CQE orders the responder's earlier writes).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "swnic_fixture.h"
+#include "swnic/swnic_fabric.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MEM (1u << 20)
+#define WORD_OFF 0u            /* the fetch-add counter */
+#define SLOTS_OFF 4096u        /* WRITE targets: 8 bytes per WQE */
+#define READ_OFF 65536u        /* child: a pattern the parent READs */
+#define RECV_OFF 131072u       /* child: receive buffers, 64 bytes each */
+#define RECV_SLOTS 256u
+#define BULK_OFF 262144u       /* gathered WRITEs of up to 16 KiB */
+#define CE OPENGDA_MLX5_WQE_CTRL_CQ_UPDATE
+#define FENCE (OPENGDA_MLX5_FENCE_MODE_FENCE << OPENGDA_MLX5_FENCE_SHIFT)
+
+struct peer {
+	uint32_t qpn;
+	uint8_t gid[16];
+	uint64_t addr;
+	uint32_t rkey;
+};
+
+struct side {
+	struct fx f;
+	struct fx_cq cq;
+	struct fx_qp qp;
+	uint8_t *mem;
+	uint32_t key;
+	uint32_t recvs;        /* receives posted so far */
+};
+
+/* All n bytes through a pipe (a pipe moves at most its capacity per call). */
+static void xfer(int fd, void *p, size_t n, int out)
+{
+	uint8_t *b = p;
+
+	while (n > 0) {
+		ssize_t r = out ? write(fd, b, n) : read(fd, b, n);
+
+		assert_true(r > 0);
+		b += r;
+		n -= (size_t)r;
+	}
+}
+
+static void side_open(struct side *s, struct peer *me)
+{
+	struct fx_cq_cfg cc = {.log_size = 10};
+	struct fx_qp_cfg qc;
+
+	memset(s, 0, sizeof(*s));
+	fx_open(&s->f);
+	s->mem = aligned_alloc(4096, MEM);
+	assert_non_null(s->mem);
+	memset(s->mem, 0, MEM);
+	s->key = fx_mr(&s->f, s->mem, MEM,
+		       OGDA_ACCESS_LOCAL_WRITE | OGDA_ACCESS_REMOTE_WRITE | OGDA_ACCESS_REMOTE_READ |
+			       OGDA_ACCESS_REMOTE_ATOMIC);
+	fx_cq_create(&s->f, &cc, &s->cq);
+	fx_qp_cfg_default(&qc, &s->cq, NULL);
+	qc.log_sq = 10;
+	qc.log_rq = 8;
+	fx_qp_create(&s->f, &qc, &s->qp);
+	me->qpn = s->qp.qpn;
+	memcpy(me->gid, s->f.nic->gid, 16);
+	me->addr = fx_va(s->mem);
+	me->rkey = s->key;
+}
+
+static void side_connect(struct side *s, const struct peer *p)
+{
+	struct fx_conn c;
+
+	fx_conn_default(&s->f, &c, p->qpn);
+	memcpy(c.rgid, p->gid, 16);
+	c.mtu = PRM_QP_MTU_4096;
+	c.log_msg_max = 30;
+	c.retry_count = 3;
+	c.ack_timeout = 18; /* ~1 s an attempt: a loaded (sanitized) machine must not time out */
+	c.rnr_retry = 7;    /* RNR: retried until OPENGDA_SWNIC_RNR_MAX_MS */
+	c.min_rnr_nak = 1;  /* 0.01 ms */
+	fx_qp_connect(&s->f, &s->qp, &c, PRM_QP_STATE_RTS);
+}
+
+/* ---------------- the child ---------------- */
+
+enum { CMD_RECV = 'R', CMD_DUMP = 'D', CMD_QUIT = 'Q' };
+
+struct cmd {
+	uint8_t op;
+	uint32_t a, b, c;  /* RECV: count, delay ms; DUMP: SENDs to take first, offset, length */
+};
+
+static void child_recv(struct side *s, uint32_t n, uint32_t delay_ms)
+{
+	uint32_t i;
+
+	fx_sleep_ms(delay_ms);
+	for (i = 0; i < n; i++, s->recvs++)
+		fx_rq_post(&s->qp, s->mem + RECV_OFF + (s->recvs % RECV_SLOTS) * 64u, 64, s->key);
+}
+
+/* Takes sends receive CQEs (each a SEND), then sends back ok and len bytes at off. */
+static void child_dump(struct side *s, int wr, uint32_t sends, uint32_t off, uint32_t len)
+{
+	struct opengda_mlx5_cqe_fields c;
+	uint8_t ok = 1;
+	uint32_t i;
+
+	for (i = 0; i < sends; i++) {
+		ok &= fx_poll(&s->cq, FX_POLL_TIMEOUT_MS, &c);
+		ok &= c.opcode == OPENGDA_MLX5_CQE_RESP_SEND;
+	}
+	xfer(wr, &ok, 1, 1);
+	xfer(wr, s->mem + off, len, 1);
+}
+
+static int child_main(int rd, int wr)
+{
+	struct peer me, parent;
+	struct side s;
+	struct cmd c;
+	uint32_t i;
+
+	side_open(&s, &me);
+	for (i = 0; i < 4096; i++)
+		s.mem[READ_OFF + i] = (uint8_t)(i * 13u + 5u);
+	xfer(wr, &me, sizeof(me), 1);
+	xfer(rd, &parent, sizeof(parent), 0);
+	side_connect(&s, &parent);
+	xfer(wr, &me, 1, 1); /* RTS */
+	for (;;) {
+		xfer(rd, &c, sizeof(c), 0);
+		if (c.op == CMD_RECV)
+			child_recv(&s, c.a, c.b);
+		else if (c.op == CMD_DUMP)
+			child_dump(&s, wr, c.a, c.b, c.c);
+		else
+			break;
+	}
+	fx_close(&s.f);
+	free(s.mem);
+	return 0;
+}
+
+/* ---------------- the parent ---------------- */
+
+struct run {
+	struct side s;
+	struct peer ch;
+	int to_child, to_parent;
+	pid_t pid;
+};
+
+static void run_start(struct run *r)
+{
+	int a[2], b[2];
+	struct peer me;
+	uint8_t go;
+
+	assert_int_equal(pipe(a), 0);
+	assert_int_equal(pipe(b), 0);
+	r->pid = fork();
+	assert_true(r->pid >= 0);
+	if (r->pid == 0) {
+		close(a[1]);
+		close(b[0]);
+		_exit(child_main(a[0], b[1]));
+	}
+	close(a[0]);
+	close(b[1]);
+	r->to_child = a[1];
+	r->to_parent = b[0];
+	side_open(&r->s, &me);
+	xfer(r->to_parent, &r->ch, sizeof(r->ch), 0);
+	xfer(r->to_child, &me, sizeof(me), 1);
+	side_connect(&r->s, &r->ch);
+	xfer(r->to_parent, &go, 1, 0);
+}
+
+static void child_cmd(struct run *r, uint8_t op, uint32_t a, uint32_t b, uint32_t c)
+{
+	struct cmd m = {.op = op, .a = a, .b = b, .c = c};
+
+	xfer(r->to_child, &m, sizeof(m), 1);
+}
+
+/* The child's memory [off, off + len) into out, after it has taken sends SENDs. */
+static void child_memory(struct run *r, uint32_t sends, uint32_t off, uint32_t len, uint8_t *out)
+{
+	uint8_t ok = 0;
+
+	child_cmd(r, CMD_DUMP, sends, off, len);
+	xfer(r->to_parent, &ok, 1, 0);
+	xfer(r->to_parent, out, len, 0);
+	assert_int_equal(ok, 1);
+}
+
+static struct swnic_fabric_stats run_stats(struct run *r)
+{
+	struct swnic_fabric_stats st;
+
+	assert_int_equal(swnic_fabric_get_stats(r->s.f.nic->fabric, &st), DOCA_SUCCESS);
+	return st;
+}
+
+static bool over_tcp(void)
+{
+	const char *v = getenv("OPENGDA_SWNIC_SHM");
+
+	return v != NULL && strcmp(v, "0") == 0;
+}
+
+static void run_end(struct run *r)
+{
+	int status = 0;
+
+	child_cmd(r, CMD_QUIT, 0, 0, 0);
+	assert_int_equal(waitpid(r->pid, &status, 0), r->pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	fx_close(&r->s.f);
+	free(r->s.mem);
+	close(r->to_child);
+	close(r->to_parent);
+}
+
+static uint64_t *fa_result(struct side *s, uint32_t k)
+{
+	return (uint64_t *)(void *)(s->mem + 8192u + 8u * k);
+}
+
+static void post_fa(struct run *r, uint32_t k, uint8_t fm_ce_se)
+{
+	*fa_result(&r->s, k) = UINT64_MAX;
+	assert_int_equal(opengda_mlx5_wqe_atomic_fa(&r->s.qp.sqd, fx_take(&r->s.qp, 4), fm_ce_se, r->ch.addr + WORD_OFF,
+						    r->ch.rkey, 1, fx_va(fa_result(&r->s, k)), r->s.key),
+			 4);
+}
+
+static void post_send(struct run *r, uint32_t k)
+{
+	uint8_t *msg = r->s.mem + 16384u + 64u * (k % 64u);
+
+	memset(msg, 0, 64);
+	memcpy(msg, &k, sizeof(k));
+	assert_int_equal(opengda_mlx5_wqe_send(&r->s.qp.sqd, fx_take(&r->s.qp, 2), CE, fx_va(msg), r->s.key, 8), 2);
+}
+
+/* Completions of n WQEs, every one successful, in WQE order from first. */
+static void expect_ok(struct run *r, uint16_t first, uint32_t n)
+{
+	struct opengda_mlx5_cqe_fields c;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		fx_poll_ok(&r->s.cq, &c);
+		if (c.opcode != OPENGDA_MLX5_CQE_REQ)
+			fail_msg("WQE %u of %u: opcode 0x%x syndrome 0x%x", i, n, c.opcode, c.syndrome);
+		(void)first;
+	}
+}
+
+/*
+ * 3000 WQEs, up to 256 outstanding: per round of 6 a fetch-add, an inline WRITE of the
+ * round number into its own slot, a gathered WRITE of up to 16 KiB, a READ of 4 KiB,
+ * every 5th round a SEND. All complete, the k-th fetch-add returns k, the child sees the
+ * counter, every slot and SEND, and the pipe had many requests in flight.
+ */
+static void window_stream_is_exact_and_ordered(void **state)
+{
+	enum { ROUNDS = 500 };
+	static uint8_t got[MEM];
+	struct opengda_mlx5_cqe_fields c;
+	uint32_t round, fa = 0, sends = 0, posted = 0, done = 0, i;
+	struct run r;
+
+	(void)state;
+	run_start(&r);
+	child_cmd(&r, CMD_RECV, ROUNDS / 5u + 1u, 0, 0);
+	for (i = 0; i < 16384; i++)
+		r.s.mem[BULK_OFF + i] = (uint8_t)(i * 3u + 1u);
+	for (round = 0; round < ROUNDS; round++) {
+		uint64_t v = round + 1u;
+		uint32_t bulk = 1024u + (round * 997u) % 15360u;
+
+		while (posted - done > 200u) {
+			fx_poll_ok(&r.s.cq, &c);
+			if (c.opcode != OPENGDA_MLX5_CQE_REQ)
+				fail_msg("round %u: opcode 0x%x syndrome 0x%x", round, c.opcode, c.syndrome);
+			done++;
+		}
+		post_fa(&r, fa++, CE);
+		assert_int_equal(opengda_mlx5_wqe_rdma_write_inline(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE,
+								    r.ch.addr + SLOTS_OFF + 8u * round, r.ch.rkey, &v, 8),
+				 3);
+		assert_int_equal(opengda_mlx5_wqe_rdma_write(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE,
+							     r.ch.addr + BULK_OFF + 16384u * (round % 8u), r.ch.rkey,
+							     fx_va(r.s.mem + BULK_OFF), r.s.key, bulk),
+				 3);
+		assert_int_equal(opengda_mlx5_wqe_rdma_read(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE, r.ch.addr + READ_OFF,
+							    r.ch.rkey, fx_va(r.s.mem + 131072u + 4096u * (round % 16u)),
+							    r.s.key, 4096),
+				 3);
+		posted += 4;
+		if (round % 5u == 0) {
+			post_send(&r, sends++);
+			posted++;
+		}
+		fx_ring(&r.s.qp, FX_RING_PI);
+	}
+	while (done < posted) {
+		fx_poll_ok(&r.s.cq, &c);
+		if (c.opcode != OPENGDA_MLX5_CQE_REQ)
+			fail_msg("WQE %u: opcode 0x%x syndrome 0x%x", done, c.opcode, c.syndrome);
+		done++;
+	}
+	for (i = 0; i < fa; i++)
+		if (*fa_result(&r.s, i) != i)
+			fail_msg("fetch-add %u returned %llu: not exactly once in order", i,
+				 (unsigned long long)*fa_result(&r.s, i));
+	for (i = 0; i < 16; i++)
+		assert_memory_equal(r.s.mem + 131072u + 4096u * i, r.s.mem + 131072u, 4096);
+	for (i = 0; i < 4096; i++)
+		assert_int_equal(r.s.mem[131072u + i], (uint8_t)(i * 13u + 5u));
+
+	/* One more SEND as the last request: the child reads its memory after its CQE. */
+	post_send(&r, sends++);
+	fx_ring(&r.s.qp, FX_RING_PI);
+	expect_ok(&r, 0, 1);
+	child_memory(&r, sends, 0, MEM / 2u, got);
+	assert_int_equal(*(uint64_t *)(void *)got, fa);
+	for (round = 0; round < ROUNDS; round++) {
+		uint64_t v;
+
+		memcpy(&v, got + SLOTS_OFF + 8u * round, 8);
+		assert_int_equal(v, round + 1u);
+	}
+	for (i = 0; i < 8; i++) /* the last bulk WRITE into each of the 8 places */
+		assert_memory_equal(got + BULK_OFF + 16384u * i, r.s.mem + BULK_OFF, 1024);
+	for (i = 0; i < sends; i++) {
+		uint32_t k;
+
+		memcpy(&k, got + RECV_OFF + 64u * (i % RECV_SLOTS), 4);
+		assert_int_equal(k, i);
+	}
+	{
+		struct swnic_fabric_stats st = run_stats(&r);
+
+		print_message("pipe: at most %llu requests in flight, %llu shared-memory, %llu TCP deliveries\n",
+			      (unsigned long long)st.pipe_inflight_hwm, (unsigned long long)st.shm_deliveries,
+			      (unsigned long long)st.tcp_deliveries);
+		if (over_tcp()) {
+			assert_int_equal(st.pipe_inflight_hwm, 0);
+			assert_int_equal(st.tcp_deliveries, posted + 1u);
+		} else {
+			assert_true(st.pipe_inflight_hwm > 1);
+			assert_int_equal(st.shm_deliveries, posted + 1u);
+			assert_int_equal(st.tcp_deliveries, 0);
+		}
+	}
+	run_end(&r);
+}
+
+/*
+ * The child has no receive posted: a window of fetch-adds and SENDs meets RNR at its first
+ * SEND. The child posts receives 50 ms later. Everything completes in order, every
+ * fetch-add ran once (k-th returns k), the SENDs arrive in order, and the pipe went back.
+ */
+static void window_goes_back_after_rnr(void **state)
+{
+	enum { N = 24 };
+	static uint8_t got[RECV_OFF + 64u * 16u];
+	uint32_t i, fa = 0, sends = 0;
+	uint64_t rnr = 0, wqes, errors, transport;
+	struct run r;
+
+	(void)state;
+	run_start(&r);
+	for (i = 0; i < N; i++) {
+		if (i % 3u == 1u)
+			post_send(&r, sends++);
+		else
+			post_fa(&r, fa++, CE);
+	}
+	fx_ring(&r.s.qp, FX_RING_PI);
+	child_cmd(&r, CMD_RECV, sends + 1u, 50, 0);
+	expect_ok(&r, 0, N);
+	for (i = 0; i < fa; i++)
+		assert_int_equal(*fa_result(&r.s, i), i);
+	fx_qp_counters(&r.s.f, &r.s.qp, &wqes, &errors, &rnr, &transport);
+	assert_true(rnr >= 1);
+	assert_int_equal(errors, 0);
+	assert_int_equal(transport, 0); /* the resends went out after the RNR, not after a timeout */
+	post_send(&r, sends++);
+	fx_ring(&r.s.qp, FX_RING_PI);
+	expect_ok(&r, 0, 1);
+	child_memory(&r, sends, 0, sizeof(got), got);
+	assert_int_equal(*(uint64_t *)(void *)got, fa);
+	for (i = 0; i < sends; i++) {
+		uint32_t k;
+
+		memcpy(&k, got + RECV_OFF + 64u * i, 4);
+		assert_int_equal(k, i);
+	}
+	if (!over_tcp())
+		assert_true(run_stats(&r).pipe_go_backs >= 1);
+	run_end(&r);
+}
+
+/*
+ * 12 WRITEs, one with a bad rkey, 12 more, rung at once: the first 12 land and complete, the
+ * bad one fails with REMOTE_ACCESS, the 12 behind it are flushed and land nothing.
+ */
+static void window_error_flushes_the_rest(void **state)
+{
+	static uint8_t got[SLOTS_OFF + 8u * 32u];
+	struct opengda_mlx5_cqe_fields c;
+	uint16_t first;
+	uint32_t i;
+	struct run r;
+
+	(void)state;
+	run_start(&r);
+	first = r.s.qp.pi;
+	for (i = 0; i < 25; i++) {
+		uint64_t v = 100u + i;
+
+		assert_int_equal(opengda_mlx5_wqe_rdma_write_inline(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE,
+								    r.ch.addr + SLOTS_OFF + 8u * i,
+								    i == 12 ? r.ch.rkey ^ 0x5a00u : r.ch.rkey, &v, 8),
+				 3);
+	}
+	fx_ring(&r.s.qp, FX_RING_PI);
+	for (i = 0; i < 25; i++) {
+		fx_poll_ok(&r.s.cq, &c);
+		assert_int_equal(c.wqe_counter, (uint16_t)(first + i)); /* one WQEBB each, in order */
+		if (i < 12)
+			assert_int_equal(c.opcode, OPENGDA_MLX5_CQE_REQ);
+		else if (i == 12)
+			assert_int_equal(c.syndrome, OPENGDA_MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		else
+			assert_int_equal(c.syndrome, OPENGDA_MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+	}
+	assert_int_equal(fx_qp_state(&r.s.f, &r.s.qp), PRM_QP_STATE_ERR);
+	/* The child's memory, read after a moment: nothing behind the failure may land later. */
+	fx_sleep_ms(100);
+	child_memory(&r, 0, 0, sizeof(got), got);
+	for (i = 0; i < 25; i++) {
+		uint64_t v;
+
+		memcpy(&v, got + SLOTS_OFF + 8u * i, 8);
+		assert_int_equal(v, i < 12 ? 100u + i : 0u);
+	}
+	run_end(&r);
+}
+
+/*
+ * Behind 40 WRITEs in flight, a READ of the child's pattern into local memory, then a fenced
+ * WRITE of that local memory to the child: the fence makes the WRITE wait for the READ's
+ * data, so the child receives its own pattern back.
+ */
+static void window_fence_waits_for_the_read(void **state)
+{
+	static uint8_t got[READ_OFF + 8192u];
+	uint8_t *local = NULL;
+	uint32_t i;
+	struct run r;
+
+	(void)state;
+	run_start(&r);
+	local = r.s.mem + 196608u;
+	memset(local, 0xee, 4096);
+	for (i = 0; i < 40; i++) {
+		uint64_t v = i;
+
+		assert_int_equal(opengda_mlx5_wqe_rdma_write_inline(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE,
+								    r.ch.addr + SLOTS_OFF + 8u * i, r.ch.rkey, &v, 8),
+				 3);
+	}
+	assert_int_equal(opengda_mlx5_wqe_rdma_read(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE, r.ch.addr + READ_OFF,
+						    r.ch.rkey, fx_va(local), r.s.key, 4096),
+			 3);
+	assert_int_equal(opengda_mlx5_wqe_rdma_write(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE | FENCE,
+						     r.ch.addr + READ_OFF + 4096u, r.ch.rkey, fx_va(local), r.s.key, 4096),
+			 3);
+	post_send(&r, 0);
+	fx_ring(&r.s.qp, FX_RING_PI);
+	child_cmd(&r, CMD_RECV, 1, 0, 0);
+	expect_ok(&r, 0, 43);
+	child_memory(&r, 1, 0, sizeof(got), got);
+	assert_memory_equal(got + READ_OFF + 4096u, got + READ_OFF, 4096);
+	run_end(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(window_stream_is_exact_and_ordered),
+		cmocka_unit_test(window_goes_back_after_rnr),
+		cmocka_unit_test(window_error_flushes_the_rest),
+		cmocka_unit_test(window_fence_waits_for_the_read),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
