@@ -12,7 +12,7 @@
  *    behind it are flushed and land nothing;
  *  - a fenced WRITE waits for the READ before it, whose data it sends.
  * The child checks its own memory and receives; it reads them only after the parent's last
- * SEND has completed there (its receive CQE orders the responder's earlier writes).
+ * SEND has completed there, and after a query of its QP (which orders the responder's writes).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -137,6 +137,9 @@ static void child_dump(struct side *s, int wr, uint32_t sends, uint32_t off, uin
 		ok &= fx_poll(&s->cq, FX_POLL_TIMEOUT_MS, &c);
 		ok &= c.opcode == OPENGDA_MLX5_CQE_RESP_SEND;
 	}
+	/* The query takes the QP's lock, which the responder takes after each request it runs:
+	 * what the NIC's threads wrote is ordered before the read below, SEND or not. */
+	(void)fx_qp_state(&s->f, &s->qp);
 	xfer(wr, &ok, 1, 1);
 	xfer(wr, s->mem + off, len, 1);
 }
