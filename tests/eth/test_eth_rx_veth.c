@@ -265,12 +265,42 @@ static void test_rss_spreads_flows(void **state)
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
 }
 
+/*
+ * The interface deleted while the port is attached: the receive thread's socket fails; the error
+ * is counted and logged (not once per retry), the thread neither crashes nor spins (a spinning
+ * thread would count thousands of errors a second), and the port detaches. The veth pair is
+ * made again for the tests after this one.
+ */
+static void test_interface_deleted(void **state)
+{
+	struct opengda_eth_port_stats st0, st1, st2;
+	struct cfx *f = *state;
+	int i;
+
+	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
+	port_stats(f, &st0);
+	assert_int_equal(system("ip link del " IF_NIC), 0);
+	for (i = 0; i < 500; i++) { /* up to 5 s for the thread to see it */
+		port_stats(f, &st1);
+		if (st1.rx_errors > st0.rx_errors)
+			break;
+		usleep(10000);
+	}
+	assert_true(st1.rx_errors > st0.rx_errors);
+	sleep(1);
+	port_stats(f, &st2);
+	assert_true(st2.rx_errors - st1.rx_errors <= 25); /* at most one retry per 50 ms poll */
+	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
+	assert_int_equal(eth_netns_veth_create(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_udp_from_linux_arrives, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_full_queue_drops_and_counts, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_rss_spreads_flows, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_interface_deleted, cfx_setup, cfx_teardown),
 	};
 	char why[256];
 
