@@ -170,6 +170,7 @@ struct opengda_eth_port_stats {
 	uint64_t rx_missed;      /**< No flow table, or no entry matched: not delivered (Linux still sees it). */
 	uint64_t rx_dropped;     /**< A flow table entry dropped them. */
 	uint64_t rx_queue_drops; /**< A receive queue could not take them (no WQE posted, too long, not ready). */
+	uint64_t rx_errors;      /**< Receive socket errors (interface down or deleted, ...); the first is logged. */
 };
 
 /**

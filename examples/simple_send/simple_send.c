@@ -6,7 +6,7 @@
  * in a build without nvcc) the same sends run on host threads through the device C core.
  *
  *   gpunetio_simple_send [-n DEV] [-g GPU_PCI] [-i IFACE] [-c FRAMES_PER_THREAD] [-s PAYLOAD]
- *                        [-m DST_MAC] [-a DST_IPV4] [-p] [-v]
+ *                        [-m DST_MAC] [-a DST_IPV4] [-p] [-e] [-v]
  *
  * -n: the NIC (device name such as swnic0 or mlx5_0, or PCI address; default swnic0).
  * -g: the GPU's PCI address (default: the first GPU, if any).
@@ -14,6 +14,8 @@
  *     or OPENGDA_SWNIC_ETH_IFACE). -m / -a: destination MAC (default broadcast) and IPv4
  *     (default 192.168.1.2); the source is 192.168.1.1, UDP ports 1234 -> 5000.
  * -p: CPU proxy (a host thread rings the doorbell for the kernel).
+ * -e: (OpenGDA's addition) every warp sends its frames as enhanced multi-packet sends of 32
+ *     packets, one packet per thread (wqe_prepare_send_empw).
  * Exit status 0 when every frame completed.
  */
 #include <getopt.h>
@@ -34,13 +36,13 @@
 struct cfg {
 	struct eth_sample_opts o;
 	uint32_t per_thread, payload;
-	int proxy;
+	int proxy, empw;
 };
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: gpunetio_simple_send [-n DEV] [-g GPU_PCI] [-i IFACE] [-c FRAMES_PER_THREAD] "
-			"[-s PAYLOAD] [-m DST_MAC] [-a DST_IPV4] [-p] [-v]\n");
+			"[-s PAYLOAD] [-m DST_MAC] [-a DST_IPV4] [-p] [-e] [-v]\n");
 }
 
 static int parse(int argc, char **argv, struct cfg *c)
@@ -50,7 +52,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 
 	*c = (struct cfg){.per_thread = 4, .payload = 64};
 	eth_sample_opts_default(&c->o);
-	while ((o = getopt(argc, argv, ETH_SAMPLE_OPTSTRING "c:s:ph")) != -1) {
+	while ((o = getopt(argc, argv, ETH_SAMPLE_OPTSTRING "c:s:peh")) != -1) {
 		r = eth_sample_opt(o, optarg, &c->o);
 		if (r != 0) {
 			if (r < 0)
@@ -69,6 +71,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 			c->payload = (uint32_t)v;
 			break;
 		case 'p': c->proxy = 1; break;
+		case 'e': c->empw = 1; break;
 		default: usage(); return -1;
 		}
 	}
@@ -78,6 +81,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 struct host_sender {
 	const struct simple_send_args *a;
 	uint32_t tid;
+	int bad; /* -e: a packet the device function refused */
 };
 
 /* A host thread doing what one kernel thread does (thread scope, shared queue). */
@@ -96,18 +100,49 @@ static void *host_send(void *arg)
 	return NULL;
 }
 
+/* -e: a host thread doing what one kernel warp does (one eMPW WQE of 32 frames per round). */
+static void *host_send_empw(void *arg)
+{
+	struct host_sender *s = arg;
+	const struct simple_send_args *a = s->a;
+	const uint32_t nbb = ogda_dev_eth_empw_wqebbs(SIMPLE_SEND_EMPW_FRAMES);
+	uint32_t k, lane;
+
+	for (k = 0; k < a->per_thread; k++) {
+		uint64_t base = ogda_dev_eth_reserve(a->txq, nbb, OGDA_DEV_SHARE_GPU);
+
+		for (lane = 0; lane < SIMPLE_SEND_EMPW_FRAMES; lane++) {
+			uint32_t tid = s->tid * SIMPLE_SEND_EMPW_FRAMES + lane;
+
+			if (ogda_dev_eth_wqe_empw(a->txq, ogda_dev_wqe_ptr(&a->txq->qp, base), base, SIMPLE_SEND_EMPW_FRAMES,
+						  lane, a->frames + (uint64_t)(tid * a->per_thread + k) * a->slot,
+						  a->mkey_be, a->frame_len,
+						  k == a->per_thread - 1 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY
+									 : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE) != 0)
+				s->bad = 1;
+		}
+		ogda_dev_eth_post(a->txq, base, nbb, OGDA_DEV_SHARE_GPU, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO);
+	}
+	return NULL;
+}
+
 static int send_host(const struct simple_send_args *a)
 {
 	struct host_sender s[BLOCKS * THREADS_PER_BLOCK];
-	uint32_t i, done = 0;
+	uint32_t i, done = 0, senders = a->empw ? a->threads / SIMPLE_SEND_EMPW_FRAMES : a->threads;
+	int rc;
 
 	/* Bound the completion wait (a host handle's device memory is host memory). */
 	a->txq->qp.cq_sq.ogda_wait_timeout_ns = 10000000000ull;
-	for (i = 0; i < a->threads; i++)
+	for (i = 0; i < senders; i++)
 		s[i] = (struct host_sender){.a = a, .tid = i};
-	if (eth_sample_run_threads(a->threads, host_send, s, sizeof(s[0])) != 0)
+	if (eth_sample_run_threads(senders, a->empw ? host_send_empw : host_send, s, sizeof(s[0])) != 0)
 		return -1;
-	*a->status = ogda_dev_eth_poll_completion(a->txq, a->threads, 1, 1, OGDA_DEV_SHARE_GPU, &done);
+	rc = ogda_dev_eth_poll_completion(a->txq, senders, 1, 1, OGDA_DEV_SHARE_GPU, &done);
+	for (i = 0; i < senders; i++)
+		if (s[i].bad)
+			rc = -1;
+	*a->status = rc;
 	return 0;
 }
 
@@ -130,7 +165,7 @@ int main(int argc, char **argv)
 		goto out;
 	a = (struct simple_send_args){.txq = s.h, .frames = (uint64_t)(uintptr_t)s.frames, .mkey_be = s.mkey_be,
 				      .frame_len = HDR_LEN + c.payload, .slot = SLOT, .per_thread = c.per_thread,
-				      .threads = BLOCKS * THREADS_PER_BLOCK,
+				      .threads = BLOCKS * THREADS_PER_BLOCK, .empw = (uint32_t)c.empw,
 				      .status = s.on_gpu ? (int32_t *)s.status_dev : s.status_cpu};
 	if (s.on_gpu) {
 		if (ex_cuda_begin() != 0 || simple_send_launch(&a, BLOCKS, THREADS_PER_BLOCK) != 0) {

@@ -20,8 +20,12 @@ struct simple_send_args {
 	uint32_t slot;          /* bytes between consecutive frames */
 	uint32_t per_thread;    /* frames each thread sends */
 	uint32_t threads;       /* sender threads in all */
+	uint32_t empw;          /* 0: one SEND per frame; else frames per enhanced multi-packet send (a warp's) */
 	int32_t *status;        /* 0, or the first error a poll returned (host-visible memory) */
 };
+
+/* Frames of one enhanced multi-packet send in -e mode: one per thread of a warp. */
+#define SIMPLE_SEND_EMPW_FRAMES 32u
 
 #ifdef __cplusplus
 extern "C" {

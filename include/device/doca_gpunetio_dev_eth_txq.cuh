@@ -5,8 +5,8 @@
  *        parameters and defaults, on the C core include/device/ogda_dev_eth.h.
  *
  * Low level: reserve_wq_slots, get_wqe_ptr, wqe_prepare_send (one or two buffers),
- * wqe_prepare_wait_time, mark_wqes_ready, submit. High level: send and wait_send in thread, warp
- * or block scope. Completions:
+ * wqe_prepare_send_empw (enhanced multi-packet send), wqe_prepare_wait_time, mark_wqes_ready,
+ * submit. High level: send and wait_send in thread, warp or block scope. Completions:
  * poll_completion (all or last) and poll_completion_at. calculate_timestamp.
  *
  * Everything posts through the shared send-queue protocol of ogda_dev_sq.h (one reservation per
@@ -17,7 +17,9 @@
  * - sync_scope is accepted and not used: the core chooses its fences from the sharing mode and
  *   where the queue lives.
  * - wait_send in warp or block scope writes a WAIT ahead of every send (all for the same time),
- *   not one WAIT for the group; the enhanced multi-packet send is not there yet.
+ *   not one WAIT for the group.
+ * - wqe_prepare_send_empw finds the WQEBBs after @p wqe through the ring, so an eMPW WQE may wrap
+ *   the ring's end.
  * - poll_completion returns DOCA_ERROR_UNEXPECTED on an error completion (as the SDK),
  *   DOCA_ERROR_TIME_OUT when the queue's wait bound passed, DOCA_ERROR_AGAIN when a NB poll found
  *   fewer completions than asked (*num_completed says how many).
@@ -90,6 +92,25 @@ doca_gpu_dev_eth_txq_wqe_prepare_send(const struct doca_gpu_eth_txq *txq, struct
 	ogda_dev_eth_wqe_send(txq, (struct doca_gpu_dev_verbs_wqe *)wqe, wqe_idx, addr0, mkey0, nbytes0, addr1, mkey1,
 			      nbytes1, (uint32_t)flags);
 	return DOCA_SUCCESS;
+}
+
+/**
+ * Writes packet @p ds_idx (of @p ds_num, 1..61) of the enhanced multi-packet send WQE of index
+ * @p wqe_idx whose first WQEBB is @p wqe (get_wqe_ptr): one data segment of @p nbytes at @p addr
+ * (@p mkey big-endian); packet 0 also writes the ctrl segment (with @p flags) and the Ethernet
+ * segment. Reserve ceil((ds_num + 2) / 4) WQEBBs for the WQE; threads may write its packets in
+ * any order, then one marks them ready. DOCA_ERROR_INVALID_VALUE (nothing written) for ds_num
+ * outside 1..61, ds_idx >= ds_num or nbytes of 2^31 or more.
+ */
+__device__ static __forceinline__ doca_error_t doca_gpu_dev_eth_txq_wqe_prepare_send_empw(
+	const struct doca_gpu_eth_txq *txq, struct doca_gpu_dev_eth_txq_wqe *wqe, const uint16_t wqe_idx,
+	const uint32_t ds_num, const uint32_t ds_idx, const uint64_t addr, const uint32_t mkey, const uint32_t nbytes,
+	const enum doca_gpu_eth_send_flags flags = DOCA_GPUNETIO_ETH_SEND_FLAG_NONE)
+{
+	return ogda_dev_eth_wqe_empw(txq, (struct doca_gpu_dev_verbs_wqe *)wqe, wqe_idx, ds_num, ds_idx, addr, mkey,
+				     nbytes, (uint32_t)flags) == 0
+		       ? DOCA_SUCCESS
+		       : DOCA_ERROR_INVALID_VALUE;
 }
 
 /** Writes a WAIT on time (@p wait_on_time_ts from calculate_timestamp) into @p wqe, index @p wqe_idx. */

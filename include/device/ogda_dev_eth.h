@@ -6,7 +6,8 @@
  * An Ethernet send queue is posted to exactly as a QP's send queue: the reservation, readiness and
  * doorbell of ogda_dev_sq.h through ogda_dev_post_begin / ogda_dev_post_end (ogda_dev_ops.h), on
  * the struct doca_gpu_dev_verbs_qp inside struct doca_gpu_eth_txq. Only the WQE differs: ctrl,
- * Ethernet segment (checksum flags, no inline header) and one or two data segments, one WQEBB.
+ * Ethernet segment (checksum flags, no inline header) and one or two data segments, one WQEBB;
+ * or, for an enhanced multi-packet send, up to 61 data segments (one packet each) in up to 16.
  *
  * Completions differ from the verbs path: only NOTIFY sends produce a CQE (CE = always; others ask
  * for CQEs on error only), so CQE indices count completions, not WQEs. poll_completion reserves
@@ -55,6 +56,51 @@ OGDA_DEV_FN void ogda_dev_eth_wqe_send(const struct doca_gpu_eth_txq *txq, struc
 	ogda_dev_store_dseg(w + 32, addr0, mkey0_be, size0);
 	if (size1)
 		ogda_dev_store_dseg(w + 48, addr1, mkey1_be, size1);
+}
+
+/** Data segments of one enhanced multi-packet send WQE, at most (DS 63 less ctrl and Ethernet segment). */
+#define OGDA_DEV_ETH_EMPW_MAX_DS 61u
+
+/** WQEBBs of an enhanced multi-packet send of @p ds_num packets: ctrl + Ethernet segment + ds_num, 4 per WQEBB. */
+OGDA_DEV_FN uint32_t ogda_dev_eth_empw_wqebbs(uint32_t ds_num)
+{
+	return (ds_num + 2u + 3u) / 4u;
+}
+
+/**
+ * One packet of an enhanced multi-packet send (ENHANCED_MPSW, the SDK's wqe_prepare_send_empw):
+ * the WQE of index @p idx (@p wqe its first WQEBB) carries @p ds_num packets, one data segment
+ * each; this writes packet @p ds_idx, the data segment at 16-byte slot 2 + ds_idx of the WQE
+ * (4 per WQEBB, later WQEBBs found through the ring so a WQE may wrap its end). Packet 0 also
+ * writes the ctrl segment (DS 2 + ds_num, CE from @p flags) and the Ethernet segment (the queue's
+ * checksum flags, for every packet). Threads may write the packets of one WQE in any order; the
+ * WQE is whole once all of them did. A zero @p nbytes is written as an empty inline chunk
+ * (0x80000000), as the SDK does. Returns 0, or -OPENGDA_DEV_EINVAL with nothing written for
+ * ds_num outside 1..61, ds_idx >= ds_num or nbytes of 2^31 or more.
+ */
+OGDA_DEV_FN int ogda_dev_eth_wqe_empw(const struct doca_gpu_eth_txq *txq, struct doca_gpu_dev_verbs_wqe *wqe,
+				      uint64_t idx, uint32_t ds_num, uint32_t ds_idx, uint64_t addr, uint32_t mkey_be,
+				      uint32_t nbytes, uint32_t flags)
+{
+	const uint32_t slot = ds_idx + 2u;
+	uint8_t *w = (uint8_t *)wqe;
+
+	if (ds_num == 0 || ds_num > OGDA_DEV_ETH_EMPW_MAX_DS || ds_idx >= ds_num || (nbytes & OPENGDA_MLX5_INLINE_SEG) != 0)
+		return -OPENGDA_DEV_EINVAL;
+	if (ds_idx == 0) {
+		ogda_dev_store_seg(w, ogda_dev_ctrl_lo(idx, OPENGDA_MLX5_OPCODE_ENHANCED_MPSW, 0,
+						       ogda_dev_qpn_ds(&txq->qp, ds_num + 2u)),
+				   ogda_dev_ctrl_hi(ogda_dev_eth_fm_ce_se(flags), 0));
+		ogda_dev_eth_store_eseg(w + 16, txq->cs_flags);
+	}
+	if (slot >= 4u)
+		w = (uint8_t *)ogda_dev_wqe_ptr(&txq->qp, idx + slot / 4u);
+	w += (slot % 4u) * 16u;
+	if (nbytes == 0)
+		ogda_dev_store_seg(w, opengda_mlx5_pack_words(opengda_mlx5_htobe32(OPENGDA_MLX5_INLINE_SEG), 0), 0);
+	else
+		ogda_dev_store_dseg(w, addr, mkey_be, nbytes);
+	return 0;
 }
 
 /**

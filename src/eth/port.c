@@ -76,5 +76,6 @@ doca_error_t opengda_eth_port_get_stats(struct doca_dev *dev, struct opengda_eth
 	stats->rx_missed = rx.rx_missed;
 	stats->rx_dropped = rx.rx_dropped;
 	stats->rx_queue_drops = rx.rx_queue_drops;
+	stats->rx_errors = rx.rx_errors;
 	return DOCA_SUCCESS;
 }

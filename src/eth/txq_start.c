@@ -83,6 +83,7 @@ static doca_error_t create_tis_sq(struct doca_eth_txq *t, const struct layout *l
 
 	memset(&sp, 0, sizeof(sp));
 	sp.sqc.flush_in_error_en = 1;
+	sp.sqc.allow_multi_pkt_send_wqe = 1; /* the device API's enhanced multi-packet send */
 	sp.sqc.min_wqe_inline_mode = PRM_SQ_INLINE_NONE;
 	sp.sqc.state = PRM_SQ_STATE_RST;
 	sp.sqc.cqn = r->qm.cqn;

@@ -291,6 +291,37 @@ static doca_error_t parse_eth(struct prm_wqe *w, uint32_t off)
 	return parse_data(w, off, true);
 }
 
+/*
+ * Enhanced multi-packet send (Ethernet SQ only): ctrl, an Ethernet segment without inline header
+ * (its checksum flags apply to every packet), then one data segment per packet, 4 per WQEBB.
+ * A segment may be a pointer or an inline chunk; the SDK writes a zero-length packet as an empty
+ * inline chunk (byte_count 0x80000000). opmod 0 is the only enhanced MPW mode.
+ */
+static doca_error_t parse_empw(struct prm_wqe *w, uint32_t off)
+{
+	doca_error_t rc;
+
+	if (w->opmod != 0) {
+		OGDA_LOG_ERR("ENHANCED_MPSW WQE 0x%x: opmod 0x%x not supported (0 only)", (unsigned)w->wqe_index,
+			     (unsigned)w->opmod);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	rc = parse_eth(w, off);
+	if (rc != DOCA_SUCCESS)
+		return rc;
+	if (w->eth.inline_hdr_sz != 0) {
+		OGDA_LOG_ERR("ENHANCED_MPSW WQE 0x%x: %u inline header bytes (an eMPW carries none)",
+			     (unsigned)w->wqe_index, (unsigned)w->eth.inline_hdr_sz);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (w->ndata == 0) {
+		OGDA_LOG_ERR("ENHANCED_MPSW WQE 0x%x: DS %u leaves no data segment", (unsigned)w->wqe_index,
+			     (unsigned)w->ds);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
 /* Splits the copied WQE by opcode; on an Ethernet SQ (eth) a SEND carries an Ethernet segment. */
 static doca_error_t parse_body(struct prm_wqe *w, bool eth)
 {
@@ -299,6 +330,8 @@ static doca_error_t parse_body(struct prm_wqe *w, bool eth)
 
 	if (eth && w->opcode == OPENGDA_MLX5_OPCODE_SEND)
 		return parse_eth(w, off);
+	if (eth && w->opcode == OPENGDA_MLX5_OPCODE_ENHANCED_MPSW)
+		return parse_empw(w, off);
 	switch (w->opcode) {
 	case OPENGDA_MLX5_OPCODE_NOP:
 		return DOCA_SUCCESS; /* the NIC ignores everything after the ctrl segment */

@@ -120,8 +120,11 @@ doca_error_t prm_wqe_decode(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_
 
 /*
  * The same for a WQE of an Ethernet SQ: a SEND carries an Ethernet segment (checksum flags,
- * inline packet head) between its ctrl and data segments; other opcodes decode as above.
- * Also DOCA_ERROR_INVALID_VALUE for inline header bytes that run past the WQE end.
+ * inline packet head) between its ctrl and data segments; so does an ENHANCED_MPSW (opcode
+ * 0x29, opmod 0), whose data entries are one packet each (an empty inline chunk: a zero-length
+ * packet); other opcodes decode as above. Also DOCA_ERROR_INVALID_VALUE for inline header bytes
+ * that run past the WQE end, an eMPW with an inline header or no data segment, and
+ * DOCA_ERROR_NOT_SUPPORTED for an eMPW opmod other than 0.
  */
 doca_error_t prm_wqe_decode_eth(const void *sq_ring, uint32_t log_sq_wqebbs, uint16_t wqe_index, struct prm_wqe *out);
 

@@ -186,6 +186,7 @@ struct swnic_qp {
 	uint8_t send_dbr_mode;         /* enum prm_qp_send_dbr_mode */
 	bool cd_master;                /* may post WAIT */
 	struct swnic_tis *tis;         /* Ethernet SQ: tis_num_0 (else NULL) */
+	bool allow_multi_pkt_send;     /* Ethernet SQ: sqc.allow_multi_pkt_send_wqe (ENHANCED_MPSW allowed) */
 
 	/* send queue */
 	uint8_t *sq;
@@ -416,6 +417,18 @@ void swnic_eth_get_stats(struct swnic *nic, struct swnic_eth_stats *stats);
  */
 uint8_t swnic_eth_transmit(struct swnic *nic, uint8_t cs_flags, const uint8_t *hdr, uint32_t hdr_len,
 			   const uint8_t *data, uint64_t data_len, uint8_t *vendor);
+
+struct prm_wqe;
+/*
+ * Enhanced multi-packet send (swnic_eth_empw.c): sends the packets of the decoded ENHANCED_MPSW
+ * WQE w (prm_wqe_decode_eth) on qp's port, one frame per data segment in order (an empty
+ * segment sends nothing), each through swnic_eth_transmit with w's checksum flags. Returns 0
+ * with *byte_cnt = the bytes of every packet, or the CQE syndrome of the first failure with
+ * *vendor (enum swnic_vendor_syndrome) saying why, no packet after it sent: LOCAL_PROT (lkey
+ * unknown, of another PD or range outside its MR; GPU copy failed), LOCAL_LENGTH (a frame the
+ * port cannot send), LOCAL_QP_OP (an SQ created without allow_multi_pkt_send_wqe).
+ */
+uint8_t swnic_eth_empw_send(struct swnic_qp *qp, const struct prm_wqe *w, uint32_t *byte_cnt, uint8_t *vendor);
 
 /* ---- completions (swnic_cqe.c) ---- */
 

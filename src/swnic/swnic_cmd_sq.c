@@ -240,6 +240,7 @@ uint8_t swnic_cmd_create_sq(struct swnic_cmd *c)
 	qp->log_sq_wqebbs = p.sqc.wq.log_wq_sz;
 	qp->send_dbr_mode = PRM_QP_SEND_DBR_VALID;
 	qp->cd_master = p.sqc.cd_master != 0;
+	qp->allow_multi_pkt_send = p.sqc.allow_multi_pkt_send_wqe != 0;
 	pthread_mutex_init(&qp->lock, NULL);
 	pthread_mutex_init(&qp->resp_lock, NULL);
 	pthread_mutex_init(&qp->rq.lock, NULL);

@@ -136,7 +136,7 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 		return false;
 	}
 	pthread_mutex_lock(&rq->rq.lock);
-	taken = swnic_rq_take(&rq->rq, false, w);
+	taken = swnic_rq_peek(&rq->rq, false, w); /* taken only once the frame fits it */
 	if (taken == SWNIC_RQ_TAKE_EMPTY) {
 		atomic_fetch_add(&rq->out_of_buffer, 1);
 		goto out;
@@ -146,12 +146,13 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 		goto out;
 	}
 	if (w->capacity < len) {
-		rq->rq.ci--; /* the WQE stays posted for the next frame */
+		/* not taken: the WQE stays posted for the next frame */
 		atomic_fetch_add(&rq->too_long, 1);
 		OGDA_LOG_DBG("%s: RQ 0x%x: a %u-byte frame does not fit a %llu-byte WQE: dropped", rq->nic->name,
 			     rq->rqn, len, (unsigned long long)w->capacity);
 		goto out;
 	}
+	swnic_rq_consume(&rq->rq, false, w);
 	vsynd = swnic_recv_hold(rq->nic, rq->pd, w, len, rq->rqn);
 	if (vsynd == 0 && !swnic_recv_scatter(w, frame, len))
 		vsynd = SWNIC_VSYND_LOCAL_COPY;

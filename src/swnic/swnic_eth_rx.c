@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RX_FRAME_MAX 65536u
@@ -39,6 +41,8 @@ struct rx_slot {
 struct swnic_eth_rx {
 	struct swnic *nic;
 	int fd;
+	int ifindex;
+	bool in_error;      /* the last socket call failed: the next failure is not logged again */
 	pthread_t thread;
 	atomic_bool stop;
 	struct mmsghdr mm[RX_BURST];
@@ -110,6 +114,33 @@ static void burst_steer(struct swnic_eth_rx *rx, uint32_t i)
 	swnic_steer_rx(rx->nic, sl->frame, (uint32_t)n);
 }
 
+/*
+ * A failed poll or receive (e: its errno): counted (rx_errors), logged when it starts a run of
+ * failures. A persistent error (the interface down, or deleted) makes the socket report itself
+ * ready at once, so the thread waits a poll period before it tries again instead of spinning.
+ * False when receiving cannot resume: the interface is gone (its index names none any more).
+ */
+static bool rx_error(struct swnic_eth_rx *rx, const char *what, int e)
+{
+	char name[IF_NAMESIZE];
+	bool gone = if_indextoname((unsigned)rx->ifindex, name) == NULL;
+	struct timespec ts = {0, RX_POLL_MS * 1000000L};
+
+	if (rx->nic->steer != NULL)
+		atomic_fetch_add(&rx->nic->steer->rx_errors, 1);
+	if (gone) {
+		OGDA_LOG_ERR("%s: Ethernet port receive: %s: %s; interface %d is gone: receiving stops", rx->nic->name,
+			     what, strerror(e), rx->ifindex);
+		return false;
+	}
+	if (!rx->in_error)
+		OGDA_LOG_WARN("%s: Ethernet port receive: %s: %s; retrying every %d ms (counted in rx_errors)",
+			      rx->nic->name, what, strerror(e), RX_POLL_MS);
+	rx->in_error = true;
+	nanosleep(&ts, NULL);
+	return true;
+}
+
 static void *rx_loop(void *arg)
 {
 	struct swnic_eth_rx *rx = arg;
@@ -119,21 +150,20 @@ static void *rx_loop(void *arg)
 		int n, i, rc = poll(&pfd, 1, RX_POLL_MS);
 
 		if (rc <= 0) {
-			if (rc < 0 && errno != EINTR) {
-				OGDA_LOG_ERR("%s: Ethernet port receive: poll: %s; receiving stops", rx->nic->name,
-					     strerror(errno));
+			if (rc < 0 && errno != EINTR && !rx_error(rx, "poll", errno))
 				break;
-			}
 			continue;
 		}
 		burst_arm(rx);
 		n = recvmmsg(rx->fd, rx->mm, RX_BURST, MSG_DONTWAIT, NULL);
 		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ENETDOWN)
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 				continue;
-			OGDA_LOG_ERR("%s: Ethernet port receive: %s; receiving stops", rx->nic->name, strerror(errno));
-			break;
+			if (!rx_error(rx, "recvmmsg", errno))
+				break;
+			continue;
 		}
+		rx->in_error = false;
 		for (i = 0; i < n; i++)
 			burst_steer(rx, (uint32_t)i);
 	}
@@ -150,6 +180,7 @@ doca_error_t swnic_eth_rx_start(struct swnic *nic, int ifindex, const char *ifna
 	if (rx == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	rx->nic = nic;
+	rx->ifindex = ifindex;
 	rx->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
 	if (rx->fd < 0) {
 		e = errno;

@@ -468,6 +468,10 @@ static enum swnic_exec_status start(const struct swnic_exec_ctx *ctx, struct swn
 	if (qp->st == SWNIC_QP_ST_ETH) {
 		if (w->opcode == OPENGDA_MLX5_OPCODE_SEND)
 			return eth_send(qp, x, cpl);
+		if (w->opcode == OPENGDA_MLX5_OPCODE_ENHANCED_MPSW) { /* swnic_eth_empw.c */
+			uint8_t vendor, syndrome = swnic_eth_empw_send(qp, w, &x->cpl.byte_cnt, &vendor);
+			return finish(x, cpl, syndrome, vendor);
+		}
 		if (w->opcode == OPENGDA_MLX5_OPCODE_WAIT && w->opmod == OPENGDA_MLX5_OPMOD_WAIT_TIME) {
 			x->active = true; /* wait-on-time: swnic_exec_req_step looks at the clock */
 			return SWNIC_EXEC_PENDING;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Takes the next receive WQE of rq (caller holds its lock) and copies its scatter list. */
-enum swnic_rq_take_result swnic_rq_take(struct swnic_rq *rq, bool linked_list, struct swnic_recv_wqe *w)
+enum swnic_rq_take_result swnic_rq_peek(const struct swnic_rq *rq, bool linked_list, struct swnic_recv_wqe *w)
 {
 	uint32_t entries, stride, idx, off;
 	uint16_t producer;
@@ -44,12 +44,27 @@ enum swnic_rq_take_result swnic_rq_take(struct swnic_rq *rq, bool linked_list, s
 	}
 	if (linked_list) {
 		w->counter = (uint16_t)idx;
-		rq->head = ogda_load_be16(e + 2);
+		w->next_head = ogda_load_be16(e + 2);
 	} else {
 		w->counter = (uint16_t)rq->ci;
 	}
-	rq->ci++;
 	return SWNIC_RQ_TAKE_OK;
+}
+
+void swnic_rq_consume(struct swnic_rq *rq, bool linked_list, const struct swnic_recv_wqe *w)
+{
+	if (linked_list)
+		rq->head = w->next_head;
+	rq->ci++;
+}
+
+enum swnic_rq_take_result swnic_rq_take(struct swnic_rq *rq, bool linked_list, struct swnic_recv_wqe *w)
+{
+	enum swnic_rq_take_result r = swnic_rq_peek(rq, linked_list, w);
+
+	if (r == SWNIC_RQ_TAKE_OK)
+		swnic_rq_consume(rq, linked_list, w);
+	return r;
 }
 
 /* Vendor syndrome of a receive SGE whose key check failed (swnic_mr_resolve's error). */

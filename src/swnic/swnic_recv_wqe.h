@@ -29,6 +29,7 @@ struct swnic_recv_sge {
 /* A taken receive WQE: its scatter list and, while bytes are placed, its MRs held. About 21 KiB. */
 struct swnic_recv_wqe {
 	uint16_t counter;  /* CQE wqe_counter */
+	uint16_t next_head; /* linked list: the entry after it (what taking it makes the head) */
 	uint32_t nsge;
 	uint64_t capacity; /* bytes the scatter list can hold */
 	struct swnic_recv_sge sge[SWNIC_RECV_MAX_SGE];
@@ -48,6 +49,13 @@ enum swnic_rq_take_result {
  * (linked list).
  */
 enum swnic_rq_take_result swnic_rq_take(struct swnic_rq *rq, bool linked_list, struct swnic_recv_wqe *w);
+/*
+ * The same without taking it: w describes the next WQE, which stays posted until
+ * swnic_rq_consume(rq, linked_list, w) (the caller holds rq->lock throughout).
+ */
+enum swnic_rq_take_result swnic_rq_peek(const struct swnic_rq *rq, bool linked_list, struct swnic_recv_wqe *w);
+/* Takes the WQE swnic_rq_peek described. */
+void swnic_rq_consume(struct swnic_rq *rq, bool linked_list, const struct swnic_recv_wqe *w);
 /*
  * Checks every lkey that receives bytes of a len-byte message (local write right, PD pd, the
  * range) and holds its MR until swnic_recv_release. 0, or the vendor syndrome of the first

@@ -194,4 +194,5 @@ void swnic_steer_get_stats(struct swnic *nic, struct swnic_steer_stats *st)
 	st->rx_missed = atomic_load(&s->rx_missed);
 	st->rx_dropped = atomic_load(&s->rx_dropped);
 	st->rx_queue_drops = atomic_load(&s->rx_queue_drops);
+	st->rx_errors = atomic_load(&s->rx_errors);
 }

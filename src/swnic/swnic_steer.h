@@ -165,6 +165,7 @@ struct swnic_steer_stats {
 	uint64_t rx_missed;           /* no table, or a miss to the default */
 	uint64_t rx_dropped;          /* a DROP entry */
 	uint64_t rx_queue_drops;      /* an RQ could not take it (state, no WQE, too long, error) */
+	uint64_t rx_errors;           /* the port's receive socket failed (swnic_eth_rx.c) */
 };
 
 /* The steering state of one NIC (nic->steer). */
@@ -172,7 +173,7 @@ struct swnic_steer {
 	pthread_rwlock_t lock;
 	struct swnic_table rqs, rqts, tirs, fts, fgs, counters;
 	struct swnic_ft *root;        /* SET_FLOW_TABLE_ROOT, NULL before */
-	atomic_ullong rx_frames, rx_delivered, rx_missed, rx_dropped, rx_queue_drops;
+	atomic_ullong rx_frames, rx_delivered, rx_missed, rx_dropped, rx_queue_drops, rx_errors;
 };
 
 doca_error_t swnic_steer_create(struct swnic *nic, struct swnic_steer **steer);

@@ -42,6 +42,12 @@ __global__ void k_low_level(struct doca_gpu_eth_txq *txq, uint64_t addr, uint32_
 
 	doca_gpu_dev_eth_txq_wqe_prepare_send(txq, w, (uint16_t)base, addr, mkey, size, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY);
 	doca_gpu_dev_eth_txq_wqe_prepare_send(txq, w, (uint16_t)base, addr, mkey, 14, addr + 64, mkey, size);
+	/* enhanced multi-packet send: an int ds_num / ds_idx, as a kernel's loop variables are */
+	for (int ds = 0; ds < 8; ds++)
+		doca_gpu_dev_eth_txq_wqe_prepare_send_empw(txq, w, (uint16_t)base, 8, ds, addr + 64 * ds, mkey, size,
+							   ds == 0 ? DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY
+								   : DOCA_GPUNETIO_ETH_SEND_FLAG_NONE);
+	doca_gpu_dev_eth_txq_wqe_prepare_send_empw(txq, w, (uint16_t)base, 1, 0, addr, mkey, 0);
 	doca_gpu_dev_eth_txq_mark_wqes_ready<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA>(txq, base, base);
 	doca_gpu_dev_eth_txq_submit<DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_CTA, DOCA_GPUNETIO_ETH_SYNC_SCOPE_CTA,
 				    DOCA_GPUNETIO_ETH_NIC_HANDLER_GPU_SM_DB>(txq, base + 1);

@@ -98,3 +98,43 @@ uint64_t efx_post_inline_send(struct doca_gpu_eth_txq *h, const uint8_t *frame, 
 	ogda_dev_eth_post(h, base, nbb, OGDA_DEV_SHARE_EXCLUSIVE, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO);
 	return base;
 }
+
+uint64_t efx_post_empw(struct doca_gpu_eth_txq *h, uint32_t n, const uint64_t *addr, const uint32_t *len,
+		       const uint32_t *mkey_be, uint32_t flags)
+{
+	uint32_t nbb = ogda_dev_eth_empw_wqebbs(n), k;
+	uint64_t base = ogda_dev_eth_reserve(h, nbb, OGDA_DEV_SHARE_EXCLUSIVE);
+
+	for (k = 0; k < n; k++) /* the ctrl segment last: any order builds the same WQE */
+		assert_int_equal(ogda_dev_eth_wqe_empw(h, ogda_dev_wqe_ptr(&h->qp, base), base, n, n - 1 - k, addr[n - 1 - k],
+						       mkey_be[n - 1 - k], len[n - 1 - k], flags),
+				 0);
+	ogda_dev_eth_post(h, base, nbb, OGDA_DEV_SHARE_EXCLUSIVE, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO);
+	return base;
+}
+
+struct doca_mmap *efx_buf_mmap(struct cfx *f, uint32_t *mkey)
+{
+	struct doca_mmap *m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+
+	assert_int_equal(doca_mmap_get_mkey(m, f->dev, mkey), DOCA_SUCCESS);
+	return m;
+}
+
+void efx_mmap_destroy(struct doca_mmap *m)
+{
+	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+}
+
+void efx_check_req_cqe(const struct doca_gpu_eth_txq *h, const void *cqe, uint16_t wqe_counter, uint32_t byte_cnt,
+		       uint8_t opcode)
+{
+	const struct opengda_mlx5_cqe64 *c = cqe;
+
+	assert_int_equal(c->op_own >> 4, OPENGDA_MLX5_CQE_REQ);
+	assert_int_equal(opengda_mlx5_cqe_wqe_counter(c), wqe_counter);
+	assert_int_equal(opengda_mlx5_be32toh(c->byte_cnt), byte_cnt);
+	assert_int_equal(opengda_mlx5_be32toh(c->sop_drop_qpn) >> 24, opcode);
+	assert_int_equal(opengda_mlx5_be32toh(c->sop_drop_qpn) & 0xffffff, h->qp.sq_num);
+}

@@ -54,6 +54,22 @@ struct doca_eth_txq *efx_txq_start(struct cfx *f, uint32_t burst, unsigned opts,
 uint64_t efx_post_inline_send(struct doca_gpu_eth_txq *h, const uint8_t *frame, uint32_t len, uint32_t mkey,
 			      uint32_t hdr_len, uint16_t hdr_len_field, uint8_t ds_override);
 
+/*
+ * Posts one enhanced multi-packet send of n packets (addr[i], len[i], mkey_be[i] big-endian)
+ * through the device C core (ogda_dev_eth_wqe_empw), flags on its ctrl segment. Returns the
+ * WQE index.
+ */
+uint64_t efx_post_empw(struct doca_gpu_eth_txq *h, uint32_t n, const uint64_t *addr, const uint32_t *len,
+		       const uint32_t *mkey_be, uint32_t flags);
+
+/* An mmap of f's whole buffer for local read/write on f's device, started; *mkey its key. */
+struct doca_mmap *efx_buf_mmap(struct cfx *f, uint32_t *mkey);
+/* Stops and destroys it. */
+void efx_mmap_destroy(struct doca_mmap *m);
+/* Asserts a good requester CQE: REQ, its WQE counter, byte count, and opcode << 24 | SQN. */
+void efx_check_req_cqe(const struct doca_gpu_eth_txq *h, const void *cqe, uint16_t wqe_counter, uint32_t byte_cnt,
+		       uint8_t opcode);
+
 /* Stops and destroys it. */
 void efx_txq_destroy(struct doca_eth_txq *txq);
 

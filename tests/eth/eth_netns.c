@@ -48,19 +48,24 @@ static int enter(char *why, size_t n)
 	return -1;
 }
 
+int eth_netns_veth_create(void)
+{
+	return system("ip link add " ETH_NETNS_NIC_IF " type veth peer name " ETH_NETNS_HOST_IF
+		      " && ip link set " ETH_NETNS_NIC_IF " up && ip link set " ETH_NETNS_HOST_IF " up"
+		      " && ip addr add 10.77.0.2/24 dev " ETH_NETNS_HOST_IF " 2>&1") == 0
+		       ? 0
+		       : -1;
+}
+
 int eth_netns_enter(char *why, size_t n)
 {
-	const char *cmd = "ip link set lo up && ip link add " ETH_NETNS_NIC_IF " type veth peer name " ETH_NETNS_HOST_IF
-			  " && ip link set " ETH_NETNS_NIC_IF " up && ip link set " ETH_NETNS_HOST_IF " up"
-			  " && ip addr add 10.77.0.2/24 dev " ETH_NETNS_HOST_IF " 2>&1";
-
 	if (enter(why, n) != 0)
 		return -1;
 	if (system("command -v ip >/dev/null 2>&1") != 0) {
 		snprintf(why, n, "iproute2 (ip) is not installed");
 		return -1;
 	}
-	if (system(cmd) != 0) {
+	if (system("ip link set lo up") != 0 || eth_netns_veth_create() != 0) {
 		snprintf(why, n, "cannot create the veth pair " ETH_NETNS_NIC_IF "/" ETH_NETNS_HOST_IF);
 		return -1;
 	}

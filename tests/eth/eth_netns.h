@@ -19,6 +19,8 @@
  * the veth pair. 0, or -1 with the reason in why (no namespaces, no iproute2, no veth).
  */
 int eth_netns_enter(char *why, size_t n);
+/* (Re)makes the veth pair and the Linux end's address in the current namespace: 0 or -1. */
+int eth_netns_veth_create(void);
 
 /* The MAC address of interface ifname; 0 or -1. */
 int eth_netns_if_mac(const char *ifname, uint8_t mac[6]);

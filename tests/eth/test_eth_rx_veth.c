@@ -22,6 +22,8 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -31,6 +33,7 @@
 #include "doca_eth_rxq.h"
 #include "doca_eth_rxq_gpu_data_path.h"
 #include "doca_core/core_fixture.h"
+#include "eth_fixture.h"
 #include "eth_netns.h"
 #include "eth_steer.h"
 #include "opengda.h"
@@ -138,6 +141,20 @@ static void port_stats(struct cfx *f, struct opengda_eth_port_stats *st)
 	assert_int_equal(opengda_eth_port_get_stats(f->dev, st), DOCA_SUCCESS);
 }
 
+/* Waits (up to 2 s) until the port has delivered or dropped @n more frames than @st0 says; *st1 the counts. */
+static void wait_rx_seen(struct cfx *f, const struct opengda_eth_port_stats *st0, uint64_t n,
+			 struct opengda_eth_port_stats *st1)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		port_stats(f, st1);
+		if (st1->rx_delivered + st1->rx_queue_drops - st0->rx_delivered - st0->rx_queue_drops >= n)
+			return;
+		usleep(10000);
+	}
+}
+
 static void test_udp_from_linux_arrives(void **state)
 {
 	struct doca_gpu_dev_eth_rxq_attr attr[BURST];
@@ -179,9 +196,15 @@ static void test_udp_from_linux_arrives(void **state)
 		assert_int_equal(((uint32_t)cqe[57] << 16 | (uint32_t)cqe[58] << 8 | cqe[59]), EST_FLOW_TAG);
 	}
 	assert_int_equal(est_counted(&e), 4);
-	port_stats(f, &st1);
+	/* the other port's datagram went last: wait (up to 2 s) until the port's thread has seen it */
+	for (i = 0; i < 200; i++) {
+		port_stats(f, &st1);
+		if (st1.rx_missed - st0.rx_missed >= 1)
+			break;
+		usleep(10000);
+	}
 	assert_true(st1.rx_delivered - st0.rx_delivered == 4);
-	assert_true(st1.rx_missed - st0.rx_missed >= 1); /* the other port's datagram */
+	assert_true(st1.rx_missed - st0.rx_missed >= 1);
 	/* the entry forwards to the TIR: it cannot go first */
 	assert_true(est_tir_busy(&e));
 	est_destroy(&e);
@@ -209,12 +232,7 @@ static void test_full_queue_drops_and_counts(void **state)
 		snprintf(msg, sizeof(msg), "fill %u", i);
 		send_udp((uint16_t)(7200 + i), DPORT, msg);
 	}
-	for (i = 0; i < 200; i++) { /* the port's thread has seen them all */
-		port_stats(f, &st1);
-		if (st1.rx_delivered + st1.rx_queue_drops - st0.rx_delivered - st0.rx_queue_drops >= BURST + 4)
-			break;
-		usleep(10000);
-	}
+	wait_rx_seen(f, &st0, BURST + 4, &st1); /* the port's thread has seen them all */
 	assert_true(st1.rx_delivered - st0.rx_delivered == BURST);
 	assert_true(st1.rx_queue_drops - st0.rx_queue_drops == 4);
 	assert_int_equal(recv_n(&r, BURST, &first, attr), BURST);
@@ -265,12 +283,205 @@ static void test_rss_spreads_flows(void **state)
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
 }
 
+/* What the receive-error tests share: the port, one queue, UDP to DPORT steered into it. */
+static void err_begin(struct cfx *f, struct rx *r, struct est *e, struct opengda_eth_port_stats *st0)
+{
+	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
+	rx_start(f, 0, 0, r);
+	est_udp_to_rqs(f->dev, &r->rqn, 1, DPORT, e);
+	linux_sender();
+	port_stats(f, st0);
+}
+
+static void err_end(struct cfx *f, struct rx *r, struct est *e)
+{
+	est_destroy(e);
+	rx_stop(r);
+	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
+}
+
+/*
+ * A frame longer than the next RQ WQE's buffer is dropped and counted without taking the WQE:
+ * the next frame that fits lands in that same WQE (packet 0).
+ */
+static void test_too_long_keeps_wqe(void **state)
+{
+	struct doca_gpu_dev_eth_rxq_attr attr[1];
+	struct opengda_eth_port_stats st0, st1;
+	static char big[3001];
+	struct cfx *f = *state;
+	uint64_t first = 1;
+	struct est e;
+	struct rx r;
+
+	assert_int_equal(system("ip link set " IF_NIC " mtu 4000 && ip link set " IF_HOST " mtu 4000"), 0);
+	err_begin(f, &r, &e, &st0);
+	memset(big, 'x', sizeof(big) - 1);
+	send_udp(7400, DPORT, big); /* 3042 bytes on the wire, the WQE takes PKT (2048) */
+	wait_rx_seen(f, &st0, 1, &st1);
+	assert_true(st1.rx_queue_drops - st0.rx_queue_drops == 1);
+	assert_true(st1.rx_delivered == st0.rx_delivered);
+	send_udp(7401, DPORT, "fits");
+	assert_int_equal(recv_n(&r, 1, &first, attr), 1);
+	assert_int_equal(first, 0); /* WQE 0, still posted */
+	assert_memory_equal(pkt(&r, first) + 42, "fits", 4);
+	err_end(f, &r, &e);
+	assert_int_equal(system("ip link set " IF_NIC " mtu 1500 && ip link set " IF_HOST " mtu 1500"), 0);
+}
+
+/*
+ * An RQ WQE whose lkey the NIC does not know: a RESP_ERR CQE with LOCAL_PROT, which the device
+ * receive returns as an error CQE (DOCA_ERROR_DRIVER in doca_gpu_dev_eth_rxq_recv), and the RQ
+ * in ERR: the next frame is dropped and counted.
+ */
+static void test_rq_bad_lkey(void **state)
+{
+	struct opengda_eth_port_stats st0, st1, st2;
+	struct cfx *f = *state;
+	uint64_t first = 0;
+	uint32_t n = 1;
+	const uint8_t *cqe;
+	struct est e;
+	struct rx r;
+
+	err_begin(f, &r, &e, &st0);
+	ogda_dev_store_nic_u32((uint32_t *)(void *)(r.h->wqe_addr + 4), htonl(0x7777)); /* WQE 0's lkey */
+	ogda_dev_fence_nic_release();
+	send_udp(7500, DPORT, "to a bad key");
+	wait_rx_seen(f, &st0, 1, &st1);
+	assert_int_equal(ogda_dev_eth_rx_recv(r.h, 1, WAIT_NS, &first, &n, NULL, DOCA_GPUNETIO_ETH_RX_ATTR_NONE),
+			 OPENGDA_DEV_CQE_ERROR(OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR));
+	assert_int_equal(n, 0);
+	assert_true(first == DOCA_GPUNETIO_ETH_RX_NO_PKT);
+	cqe = ogda_dev_cqe_at(&r.h->cq, 0);
+	assert_int_equal(cqe[63] >> 4, OPENGDA_MLX5_CQE_RESP_ERR);
+	assert_int_equal(cqe[OPENGDA_MLX5_ERR_CQE_SYNDROME], OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	send_udp(7501, DPORT, "after the error");
+	wait_rx_seen(f, &st1, 1, &st2);
+	assert_true(st2.rx_queue_drops - st1.rx_queue_drops == 1); /* the RQ is in ERR */
+	assert_true(st2.rx_delivered == st0.rx_delivered);
+	err_end(f, &r, &e);
+}
+
+/*
+ * Receive CQ overrun. The queue's CQ is created with cqc.oi = 1, as DOCA's GPU queues are (their
+ * CQEs are polled by index): the NIC does not check it for overrun. A receiver that lets the CQ
+ * fill (here: WQEs posted again without the CQEs retired) loses the oldest completion: the next
+ * frame's CQE, of the ring's next lap, overwrites CQE 0 and its packet WQE 0's buffer; the CQ
+ * and the RQ stay usable, so the receiver must consume CQEs in time (docs/ethernet.md §9).
+ */
+static void test_cq_overrun_overwrites(void **state)
+{
+	struct opengda_eth_port_stats st0, st1, st2;
+	struct cfx *f = *state;
+	uint32_t i, n;
+	char msg[32];
+	struct est e;
+	struct rx r;
+
+	err_begin(f, &r, &e, &st0);
+	n = r.h->wqe_num;
+	assert_int_equal(r.h->cq.cqe_num, n);
+	for (i = 0; i < n; i++) {
+		snprintf(msg, sizeof(msg), "cqe %u", i);
+		send_udp((uint16_t)(7600 + i), DPORT, msg);
+	}
+	wait_rx_seen(f, &st0, n, &st1);
+	assert_true(st1.rx_delivered - st0.rx_delivered == n);
+	assert_int_equal(ogda_dev_eth_rx_cqe_state(r.h, 0), 1);
+	/* The WQEs go back to the NIC, the CQEs are not consumed (the CQ doorbell record stays). */
+	r.h->wqe_pi += n;
+	ogda_dev_fence_nic_release();
+	ogda_dev_store_nic_u32(r.h->wqe_db_rec, opengda_mlx5_htobe32((uint32_t)(r.h->wqe_pi & OPENGDA_MLX5_QP_DBR_MASK)));
+	send_udp(7700, DPORT, "overrun");
+	wait_rx_seen(f, &st1, 1, &st2);
+	assert_true(st2.rx_delivered - st1.rx_delivered == 1);
+	assert_true(st2.rx_queue_drops == st1.rx_queue_drops);
+	assert_int_equal(ogda_dev_eth_rx_cqe_state(r.h, n), 1); /* lap 2's first CQE ... */
+	assert_int_equal(ogda_dev_eth_rx_cqe_state(r.h, 0), 0); /* ... in place of lap 1's */
+	assert_int_equal(ogda_dev_eth_rx_cqe_state(r.h, 1), 1); /* the others stay */
+	assert_memory_equal(pkt(&r, 0) + 42, "overrun", 7);
+	err_end(f, &r, &e);
+}
+
+/*
+ * A frame with a VLAN tag (id 5) sent by a Linux packet socket arrives in the queue with its tag
+ * in the bytes: the receiving veth's kernel path takes the tag out into the packet's metadata and
+ * hands it to the port's socket in PACKET_AUXDATA; the port puts it back after the MAC addresses.
+ */
+static void test_vlan_tag_put_back(void **state)
+{
+	struct doca_gpu_dev_eth_rxq_attr attr[1];
+	struct opengda_eth_port_stats st0;
+	struct sockaddr_ll to = {.sll_family = AF_PACKET, .sll_halen = 6};
+	struct efx_udp u = {.src_ip = ETH_NETNS_HOST_IP, .dst_ip = 0x0a4d0001u, .sport = 7800, .dport = DPORT};
+	struct cfx *f = *state;
+	uint8_t frame[128];
+	uint64_t first = 0;
+	struct est e;
+	struct rx r;
+	size_t len;
+	int s;
+
+	assert_int_equal(eth_netns_if_mac(IF_NIC, u.dst_mac), 0);
+	assert_int_equal(eth_netns_if_mac(IF_HOST, u.src_mac), 0);
+	len = efx_udp_frame(frame, &u, "tagged", 6);
+	memmove(frame + 16, frame + 12, len - 12); /* an 802.1Q tag: PCP 0, id 5 */
+	frame[12] = 0x81, frame[13] = 0x00, frame[14] = 0x00, frame[15] = 0x05;
+	len += 4;
+	err_begin(f, &r, &e, &st0);
+	s = socket(AF_PACKET, SOCK_RAW, 0);
+	assert_true(s >= 0);
+	to.sll_ifindex = (int)if_nametoindex(IF_HOST);
+	memcpy(to.sll_addr, u.dst_mac, 6);
+	assert_int_equal(sendto(s, frame, len, 0, (struct sockaddr *)&to, sizeof(to)), (ssize_t)len);
+	close(s);
+	assert_int_equal(recv_n(&r, 1, &first, attr), 1);
+	assert_int_equal(attr[0].bytes, len);
+	assert_memory_equal(pkt(&r, first), frame, len); /* the tag where it was sent: 0x8100, id 5, then IPv4 */
+	err_end(f, &r, &e);
+}
+
+/*
+ * The interface deleted while the port is attached: the receive thread's socket fails; the error
+ * is counted and logged (not once per retry), the thread neither crashes nor spins (a spinning
+ * thread would count thousands of errors a second), and the port detaches. The veth pair is
+ * made again for the tests after this one.
+ */
+static void test_interface_deleted(void **state)
+{
+	struct opengda_eth_port_stats st0, st1, st2;
+	struct cfx *f = *state;
+	int i;
+
+	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
+	port_stats(f, &st0);
+	assert_int_equal(system("ip link del " IF_NIC), 0);
+	for (i = 0; i < 500; i++) { /* up to 5 s for the thread to see it */
+		port_stats(f, &st1);
+		if (st1.rx_errors > st0.rx_errors)
+			break;
+		usleep(10000);
+	}
+	assert_true(st1.rx_errors > st0.rx_errors);
+	sleep(1);
+	port_stats(f, &st2);
+	assert_true(st2.rx_errors - st1.rx_errors <= 25); /* at most one retry per 50 ms poll */
+	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
+	assert_int_equal(eth_netns_veth_create(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_udp_from_linux_arrives, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_full_queue_drops_and_counts, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_rss_spreads_flows, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_too_long_keeps_wqe, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_rq_bad_lkey, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_cq_overrun_overwrites, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_vlan_tag_put_back, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_interface_deleted, cfx_setup, cfx_teardown),
 	};
 	char why[256];
 

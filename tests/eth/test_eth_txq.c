@@ -137,13 +137,11 @@ static void test_send_unattached(void **state)
 	struct opengda_eth_port_stats before, after;
 	struct doca_gpu_eth_txq *h = NULL;
 	struct doca_eth_txq *t = efx_txq_start(f, 64, EFX_L3 | EFX_L4, &h);
-	struct doca_mmap *m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	const struct opengda_mlx5_cqe64 *cqe;
 	uint32_t mkey = 0, done = 0, k;
+	struct doca_mmap *m = efx_buf_mmap(f, &mkey);
 	uint64_t ticket = 0;
 	size_t len = efx_udp_frame(f->buf, &ends, "hello", 5);
 
-	assert_int_equal(doca_mmap_get_mkey(m, f->dev, &mkey), DOCA_SUCCESS);
 	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
 	for (k = 0; k < 3; k++)
 		ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, opengda_mlx5_htobe32(mkey), (uint32_t)len,
@@ -153,20 +151,14 @@ static void test_send_unattached(void **state)
 	/* One NOTIFY send, one CQE: the REQ CQE of the third WQE, with the frame length. */
 	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
 	assert_int_equal(done, 1);
-	cqe = (const struct opengda_mlx5_cqe64 *)(const void *)h->qp.cq_sq.cqe_daddr;
-	assert_int_equal(cqe->op_own >> 4, OPENGDA_MLX5_CQE_REQ);
-	assert_int_equal(opengda_mlx5_cqe_wqe_counter(cqe), 2);
-	assert_int_equal(opengda_mlx5_be32toh(cqe->byte_cnt), len);
-	assert_int_equal(opengda_mlx5_be32toh(cqe->sop_drop_qpn) >> 24, OPENGDA_MLX5_OPCODE_SEND);
-	assert_int_equal(opengda_mlx5_be32toh(cqe->sop_drop_qpn) & 0xffffff, h->qp.sq_num);
+	efx_check_req_cqe(h, h->qp.cq_sq.cqe_daddr, 2, (uint32_t)len, OPENGDA_MLX5_OPCODE_SEND);
 	/* Nothing else completed: NONE sends produce no CQE. */
 	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 0, OGDA_DEV_SHARE_EXCLUSIVE, &done), 0);
 	assert_int_equal(done, 0);
 	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
 	assert_true(after.tx_dropped == before.tx_dropped + 3);
 	assert_true(after.tx_packets == before.tx_packets);
-	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_destroy(m), DOCA_SUCCESS);
+	efx_mmap_destroy(m);
 	efx_txq_destroy(t);
 }
 

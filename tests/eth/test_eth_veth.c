@@ -5,7 +5,8 @@
  * NIC's Ethernet port to one end and gives the other an address. Host threads send UDP frames
  * through the device C core with checksum offload; a UDP socket on the other end must receive
  * every payload, so the kernel found the IPv4 and UDP checksums valid. A frame with a wrong UDP
- * checksum and no offload must instead be counted by the kernel as a checksum error.
+ * checksum and no offload must instead be counted by the kernel as a checksum error. Enhanced
+ * multi-packet sends arrive as one datagram per packet, in order; one with a bad key stops there.
  *
  * Where namespaces, veth or iproute2 are unavailable the test says why on stderr and exits 77
  * (CTest reports it skipped).
@@ -254,6 +255,112 @@ static void test_inline_headers(void **state)
 	vrun_end(f, &r);
 }
 
+/* One host thread of "device code" writing its packet of a shared eMPW WQE. */
+struct empw_writer {
+	struct doca_gpu_eth_txq *h;
+	uint64_t base, addr;
+	uint32_t n, idx, len, mkey_be;
+	int rc;
+};
+
+static void *empw_write_main(void *arg)
+{
+	struct empw_writer *w = arg;
+
+	w->rc = ogda_dev_eth_wqe_empw(w->h, ogda_dev_wqe_ptr(&w->h->qp, w->base), w->base, w->n, w->idx, w->addr,
+				      w->mkey_be, w->len, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY);
+	return NULL;
+}
+
+/*
+ * Enhanced multi-packet send: EMPW_PKTS UDP frames of different sizes in one WQE, each packet
+ * written by its own host thread through the device C core, L3 and L4 checksums offloaded. The
+ * UDP socket receives every payload, in order (so the kernel found both checksums valid), none
+ * counted as a checksum error; the CQE counts the bytes of all frames.
+ */
+#define EMPW_PKTS 5
+static void test_empw_reaches_linux(void **state)
+{
+	static const uint32_t payload_len[EMPW_PKTS] = {7, 300, 18, 1200, 64};
+	struct cfx *f = *state;
+	struct opengda_eth_port_stats before, after;
+	struct empw_writer wr[EMPW_PKTS];
+	pthread_t th[EMPW_PKTS];
+	unsigned long errs0;
+	uint32_t done = 0, total = 0, nbb = ogda_dev_eth_empw_wqebbs(EMPW_PKTS), k, i;
+	const struct opengda_mlx5_cqe64 *cqe;
+	uint64_t base;
+	struct vrun r;
+
+	vrun_begin(f, EFX_L3 | EFX_L4, &r);
+	errs0 = udp_csum_errors();
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
+	base = ogda_dev_eth_reserve(r.h, nbb, OGDA_DEV_SHARE_GPU);
+	for (k = 0; k < EMPW_PKTS; k++) {
+		uint8_t *frame = f->buf + (size_t)k * 2048u;
+		uint8_t payload[1200];
+
+		for (i = 0; i < payload_len[k]; i++)
+			payload[i] = (uint8_t)(k * 31 + i);
+		wr[k] = (struct empw_writer){.h = r.h, .base = base, .addr = (uint64_t)(uintptr_t)frame, .n = EMPW_PKTS,
+					     .idx = k, .mkey_be = htonl(r.mkey), .rc = -1};
+		wr[k].len = (uint32_t)efx_udp_frame(frame, &r.u, payload, payload_len[k]);
+		total += wr[k].len;
+		assert_int_equal(pthread_create(&th[k], NULL, empw_write_main, &wr[k]), 0);
+	}
+	for (k = 0; k < EMPW_PKTS; k++) {
+		assert_int_equal(pthread_join(th[k], NULL), 0);
+		assert_int_equal(wr[k].rc, 0);
+	}
+	ogda_dev_eth_post(r.h, base, nbb, OGDA_DEV_SHARE_GPU, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO);
+	assert_int_equal(ogda_dev_eth_poll_completion(r.h, 1, 0, 1, OGDA_DEV_SHARE_GPU, &done), 0);
+	cqe = (const struct opengda_mlx5_cqe64 *)(const void *)r.h->qp.cq_sq.cqe_daddr;
+	assert_int_equal(opengda_mlx5_be32toh(cqe->byte_cnt), total);
+	for (k = 0; k < EMPW_PKTS; k++) {
+		uint8_t buf[1500];
+		ssize_t n = recv(r.sock, buf, sizeof(buf), 0);
+
+		assert_int_equal(n, payload_len[k]); /* in WQE order, within 5 s */
+		for (i = 0; i < payload_len[k]; i++)
+			assert_int_equal(buf[i], (uint8_t)(k * 31 + i));
+	}
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
+	assert_true(after.tx_packets == before.tx_packets + EMPW_PKTS);
+	assert_true(udp_csum_errors() == errs0);
+	vrun_end(f, &r);
+}
+
+/* An eMPW whose second packet has a bad key: the first reaches Linux, the third never leaves. */
+static void test_empw_bad_key(void **state)
+{
+	struct cfx *f = *state;
+	struct opengda_eth_port_stats before, after;
+	uint32_t len[3], keys[3], done = 0, k;
+	uint64_t addr[3];
+	struct vrun r;
+	char buf[64];
+
+	vrun_begin(f, EFX_L3 | EFX_L4, &r);
+	for (k = 0; k < 3; k++) {
+		char payload[16];
+		int n = snprintf(payload, sizeof(payload), "empw %u", k);
+
+		addr[k] = (uint64_t)(uintptr_t)(f->buf + k * SLOT);
+		len[k] = (uint32_t)efx_udp_frame(f->buf + k * SLOT, &r.u, payload, (size_t)n);
+		keys[k] = htonl(k == 1 ? 0x7777u : r.mkey);
+	}
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
+	(void)efx_post_empw(r.h, 3, addr, len, keys, DOCA_GPUNETIO_ETH_SEND_FLAG_NONE);
+	assert_int_equal(ogda_dev_eth_poll_completion(r.h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done),
+			 OPENGDA_DEV_CQE_ERROR(OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR));
+	assert_true(recv(r.sock, buf, sizeof(buf), 0) == 6);
+	assert_memory_equal(buf, "empw 0", 6);
+	/* The CQE is written after the WQE's last transmit attempt: the count is final. */
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
+	assert_true(after.tx_packets == before.tx_packets + 1);
+	vrun_end(f, &r);
+}
+
 static uint64_t realtime_ns(void)
 {
 	struct timespec ts;
@@ -309,6 +416,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_inline_headers, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_udp_reaches_linux, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_checksum_dropped, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_empw_reaches_linux, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_empw_bad_key, cfx_setup, cfx_teardown),
 	};
 	char why[256];
 
