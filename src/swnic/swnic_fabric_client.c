@@ -169,6 +169,52 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 	return DOCA_SUCCESS;
 }
 
+doca_error_t swnic_fabric_recv_resp(struct swnic_fabric *f, struct swnic_client_conn *c, const struct swnic_req *req,
+				    uint64_t request_id, struct swnic_resp *resp, void *read_buf,
+				    uint64_t first_deadline_ns, uint64_t timeout_ns, bool *closing)
+{
+	uint8_t hdr[SWNIC_FRAME_MAX_HDR_LEN];
+	struct swnic_frame_prefix prefix;
+	char why[SWNIC_FRAME_WHY_LEN];
+	doca_error_t err;
+
+	*closing = true;
+	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN, first_deadline_ns, NULL);
+	if (err != DOCA_SUCCESS)
+		return err;
+	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
+	if (err == DOCA_SUCCESS && prefix.type != SWNIC_FRAME_RESP) {
+		snprintf(why, sizeof(why), "frame type %u where a response was expected", prefix.type);
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
+	if (err == DOCA_SUCCESS) {
+		err = swnic_sock_recv_all_idle(c->fd, hdr + SWNIC_FRAME_PREFIX_LEN,
+					       prefix.header_len - SWNIC_FRAME_PREFIX_LEN, timeout_ns);
+		if (err != DOCA_SUCCESS)
+			return err;
+		err = swnic_frame_decode_resp(hdr, prefix.header_len, f->max_msg, &prefix, resp, why, sizeof(why));
+	}
+	if (err == DOCA_SUCCESS)
+		err = swnic_frame_check_resp(req, request_id, &prefix, resp, why, sizeof(why));
+	if (err != DOCA_SUCCESS) {
+		char where[40];
+
+		swnic_endpoint_format(&c->ep, where, sizeof(where));
+		OGDA_LOG_ERR("%s: fabric: bad response from %s: %s; closing the connection", f->nic->name, where,
+			     why);
+		memset(resp, 0, sizeof(*resp));
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	/* Validated above: read_len <= req->len, the size of read_buf. */
+	if (resp->read_len > 0) {
+		err = swnic_sock_recv_all_idle(c->fd, read_buf, resp->read_len, timeout_ns);
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
+	*closing = (prefix.flags & SWNIC_FRAME_FLAG_CLOSING) != 0;
+	return DOCA_SUCCESS;
+}
+
 /*
  * One request / response exchange on c, each step bounded by progress (timeout_ns without a
  * byte moving). Any error leaves the connection unusable, and so does a request the server
@@ -178,12 +224,10 @@ static doca_error_t conn_acquire(struct swnic_fabric *f, const struct swnic_endp
 static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c, const struct swnic_req *req,
 			     struct swnic_resp *resp, void *read_buf, uint64_t timeout_ns, bool *reusable)
 {
-	uint8_t hdr[SWNIC_FRAME_MAX_HDR_LEN];
-	struct swnic_frame_prefix prefix;
+	uint8_t hdr[SWNIC_FRAME_REQ_HDR_LEN];
 	struct iovec iov[2];
-	char why[SWNIC_FRAME_WHY_LEN];
 	uint64_t id = atomic_fetch_add(&f->next_request_id, 1);
-	bool sent_all;
+	bool sent_all, closing;
 	doca_error_t err;
 
 	err = swnic_frame_encode_req(id, req, f->max_msg, hdr);
@@ -199,45 +243,24 @@ static doca_error_t exchange(struct swnic_fabric *f, struct swnic_client_conn *c
 	if (err != DOCA_SUCCESS && err != DOCA_ERROR_CONNECTION_RESET)
 		return err;
 
-	err = swnic_sock_recv_all(c->fd, hdr, SWNIC_FRAME_PREFIX_LEN,
-				  swnic_deadline_after(swnic_fabric_exec_budget_ns(timeout_ns, req->len)), NULL);
+	err = swnic_fabric_recv_resp(f, c, req, id, resp, read_buf,
+				     swnic_deadline_after(swnic_fabric_exec_budget_ns(timeout_ns, req->len)), timeout_ns,
+				     &closing);
+	if (err == DOCA_ERROR_INVALID_VALUE)
+		return DOCA_ERROR_CONNECTION_RESET; /* logged */
 	if (err != DOCA_SUCCESS)
 		return sent_all ? err : DOCA_ERROR_CONNECTION_RESET;
-	err = swnic_frame_decode_prefix(hdr, SWNIC_FRAME_PREFIX_LEN, f->max_msg, &prefix, why, sizeof(why));
-	if (err == DOCA_SUCCESS && prefix.type != SWNIC_FRAME_RESP) {
-		snprintf(why, sizeof(why), "frame type %u where a response was expected", prefix.type);
-		err = DOCA_ERROR_INVALID_VALUE;
-	}
-	if (err == DOCA_SUCCESS) {
-		err = swnic_sock_recv_all_idle(c->fd, hdr + SWNIC_FRAME_PREFIX_LEN,
-					       prefix.header_len - SWNIC_FRAME_PREFIX_LEN, timeout_ns);
-		if (err != DOCA_SUCCESS)
-			return err;
-		err = swnic_frame_decode_resp(hdr, prefix.header_len, f->max_msg, &prefix, resp, why, sizeof(why));
-	}
-	if (err == DOCA_SUCCESS)
-		err = swnic_frame_check_resp(req, id, &prefix, resp, why, sizeof(why));
-	if (err == DOCA_SUCCESS && !sent_all && resp->status == SWNIC_RESP_ACK) {
-		snprintf(why, sizeof(why), "an ACK to a request whose payload was not all sent");
-		err = DOCA_ERROR_INVALID_VALUE;
-	}
-	if (err != DOCA_SUCCESS) {
+	if (!sent_all && resp->status == SWNIC_RESP_ACK) {
 		char where[40];
 
 		swnic_endpoint_format(&c->ep, where, sizeof(where));
-		OGDA_LOG_ERR("%s: fabric: bad response from %s: %s; closing the connection", f->nic->name, where,
-			     why);
+		OGDA_LOG_ERR("%s: fabric: bad response from %s: an ACK to a request whose payload was not all sent; "
+			     "closing the connection", f->nic->name, where);
 		memset(resp, 0, sizeof(*resp));
 		return DOCA_ERROR_CONNECTION_RESET;
 	}
-	/* Validated above: read_len <= req->len, the size of read_buf. */
-	if (resp->read_len > 0) {
-		err = swnic_sock_recv_all_idle(c->fd, read_buf, resp->read_len, timeout_ns);
-		if (err != DOCA_SUCCESS)
-			return err;
-	}
 	/* Reused only when all was sent and the server keeps the connection. */
-	*reusable = sent_all && (prefix.flags & SWNIC_FRAME_FLAG_CLOSING) == 0;
+	*reusable = sent_all && !closing;
 	return DOCA_SUCCESS;
 }
 
@@ -289,18 +312,18 @@ static void shm_refuse(struct swnic_fabric *f, const struct swnic_endpoint *ep, 
 	pthread_mutex_unlock(&f->client_lock);
 }
 
-doca_error_t swnic_fabric_client_take_channel(struct swnic_fabric *f, const struct swnic_endpoint *ep,
-					      uint64_t deadline, struct swnic_client_conn **out)
+doca_error_t swnic_fabric_client_take(struct swnic_fabric *f, const struct swnic_endpoint *ep, uint64_t deadline,
+				      struct swnic_client_conn **out)
 {
 	doca_error_t err;
 
-	if (!f->shm || shm_refused(f, ep))
-		return DOCA_ERROR_NOT_SUPPORTED;
-	err = conn_acquire(f, ep, deadline, true, out);
-	if (err == DOCA_SUCCESS)
-		return DOCA_SUCCESS;
-	shm_refuse(f, ep, err);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	if (f->shm && !shm_refused(f, ep)) {
+		err = conn_acquire(f, ep, deadline, true, out);
+		if (err == DOCA_SUCCESS)
+			return DOCA_SUCCESS;
+		shm_refuse(f, ep, err);
+	}
+	return conn_acquire(f, ep, deadline, false, out);
 }
 
 void swnic_fabric_client_give_back(struct swnic_fabric *f, struct swnic_client_conn *c, bool reusable)

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Pipes (swnic_fabric_pipe.h): many requests in flight on one shared-memory channel.
+ * Pipes (swnic_fabric_pipe.h): many requests in flight on one connection.
  *
- * The channel's slot ring numbers requests; the data area is used as a ring too: each
- * request reserves a contiguous range (its payload, or room for its READ data) behind the
- * previous one, wrapping to the start when the end has no room, and the range is free again
- * once its answer has been taken. Answers come in order, so the oldest live byte is always
- * the oldest request's.
+ * Shared memory: the channel's slot ring numbers requests; the data area is used as a ring
+ * too: each request reserves a contiguous range (its payload, or room for its READ data)
+ * behind the previous one, wrapping to the start when the end has no room, and the range is
+ * free again once its answer has been taken. Answers come in order, so the oldest live byte
+ * is always the oldest request's.
+ *
+ * TCP: requests are written whole, one after the other, as frames (swnic_fabric_frame.h);
+ * answers are read in order. posted / answered count the requests of the pipe.
  */
 #include "swnic/swnic_fabric_pipe.h"
 
@@ -15,13 +18,21 @@
 #include "swnic/swnic_gid.h"
 #include "swnic/swnic_sock.h"
 
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 void swnic_fabric_pipe_init(struct swnic_fabric_pipe *p, struct swnic *nic)
 {
 	memset(p, 0, sizeof(*p));
 	p->nic = nic;
+}
+
+static bool is_tcp(const struct swnic_fabric_pipe *p)
+{
+	return !p->conn->shm;
 }
 
 static unsigned inflight_index(uint32_t seq)
@@ -34,11 +45,14 @@ static void give_back(struct swnic_fabric_pipe *p, bool reusable)
 {
 	if (p->conn == NULL)
 		return;
-	p->conn->seq = p->posted;
-	swnic_fabric_client_give_back(p->nic->fabric, p->conn, reusable && p->posted == p->answered);
+	if (!is_tcp(p))
+		p->conn->seq = p->posted;
+	swnic_fabric_client_give_back(p->nic->fabric, p->conn, reusable && !p->closing && p->posted == p->answered);
 	p->conn = NULL;
 	p->posted = p->answered = 0;
 	p->data_head = p->data_tail = 0;
+	p->tcp_bytes = 0;
+	p->closing = false;
 }
 
 /* A failure of the channel: every request in flight is forgotten with it. */
@@ -81,6 +95,7 @@ static bool data_take(struct swnic_fabric_pipe *p, uint32_t n, uint32_t *off)
 /* The oldest answer was taken: its data range is free. */
 static void retire(struct swnic_fabric_pipe *p)
 {
+	p->tcp_bytes -= is_tcp(p) ? p->inflight[inflight_index(p->answered + 1u)].data_len : 0u;
 	p->answered++;
 	if (swnic_fabric_pipe_outstanding(p) == 0)
 		p->data_head = p->data_tail = 0;
@@ -106,13 +121,27 @@ static doca_error_t open_channel(struct swnic_fabric_pipe *p, const uint8_t gid[
 	}
 	if (swnic_gid_decode(gid, &ep) != DOCA_SUCCESS)
 		return DOCA_ERROR_NOT_SUPPORTED; /* swnic_fabric_deliver says what is wrong with it */
-	err = swnic_fabric_client_take_channel(p->nic->fabric, &ep, swnic_deadline_after(timeout_ns), &p->conn);
-	if (err != DOCA_SUCCESS)
-		return err;
+	err = swnic_fabric_client_take(p->nic->fabric, &ep, swnic_deadline_after(timeout_ns), &p->conn);
+	if (err != DOCA_SUCCESS) {
+		p->conn = NULL;
+		/* Local trouble (no socket, no memory) is also a peer this NIC cannot reach now. */
+		return err == DOCA_ERROR_CONNECTION_RESET || err == DOCA_ERROR_TIME_OUT ? err : DOCA_ERROR_NOT_CONNECTED;
+	}
 	memcpy(p->gid, gid, 16);
-	p->posted = p->answered = p->conn->seq;
+	p->posted = p->answered = is_tcp(p) ? 0u : p->conn->seq;
 	p->data_head = p->data_tail = 0;
+	p->tcp_bytes = 0;
+	p->closing = false;
 	return DOCA_SUCCESS;
+}
+
+/* What a request costs of a TCP pipe's budget: its frame, its answer and READ data. */
+static uint32_t tcp_cost(const struct swnic_req *req)
+{
+	uint64_t n = (uint64_t)SWNIC_FRAME_REQ_HDR_LEN + SWNIC_FRAME_RESP_HDR_LEN + swnic_req_payload_len(req) +
+		     (req->op == SWNIC_REQ_READ ? req->len : 0u);
+
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
 doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t gid[16], const struct swnic_req *req,
@@ -137,14 +166,14 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 		OGDA_LOG_ERR("%s: fabric pipe post: %s", p->nic->name, why);
 		return err;
 	}
-	if (!swnic_shm_fits(req))
-		return DOCA_ERROR_NOT_SUPPORTED;
-	if (p->conn != NULL && memcmp(p->gid, gid, 16) != 0) {
-		/* The QP was connected elsewhere meanwhile: the old channel goes once it is quiet. */
+	if (p->conn != NULL && (memcmp(p->gid, gid, 16) != 0 || p->closing)) {
+		/* Connected elsewhere meanwhile, or closing: the old connection goes once it is quiet. */
 		if (swnic_fabric_pipe_outstanding(p) != 0)
 			return DOCA_ERROR_AGAIN;
 		give_back(p, true);
 	}
+	if (p->conn == NULL && !swnic_shm_fits(req) && tcp_cost(req) > SWNIC_PIPE_TCP_BYTES)
+		return DOCA_ERROR_NOT_SUPPORTED; /* too large for any pipe: no connection needed */
 	if (p->conn == NULL) {
 		err = open_channel(p, gid, timeout_ns);
 		if (err != DOCA_SUCCESS)
@@ -152,24 +181,48 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 	}
 	if (swnic_fabric_pipe_outstanding(p) == SWNIC_SHM_SLOTS)
 		return DOCA_ERROR_AGAIN;
-	need = swnic_shm_data_need(req);
-	if (!data_take(p, need, &off))
-		return DOCA_ERROR_AGAIN; /* never with nothing in flight: need <= the whole area */
+	if (is_tcp(p)) {
+		need = tcp_cost(req);
+		if (need > SWNIC_PIPE_TCP_BYTES)
+			return DOCA_ERROR_NOT_SUPPORTED;
+		if (p->tcp_bytes + need > SWNIC_PIPE_TCP_BYTES)
+			return DOCA_ERROR_AGAIN;
+		off = 0;
+	} else {
+		if (!swnic_shm_fits(req))
+			return DOCA_ERROR_NOT_SUPPORTED;
+		need = swnic_shm_data_need(req);
+		if (!data_take(p, need, &off))
+			return DOCA_ERROR_AGAIN; /* never with nothing in flight: need <= the whole area */
+	}
 	id = atomic_fetch_add(&f->next_request_id, 1);
 	err = swnic_frame_encode_req(id, req, f->max_msg, hdr);
 	if (err != DOCA_SUCCESS)
 		return err; /* checked above; the range taken is reused by the next post */
 	seq = p->posted + 1u;
-	slot = swnic_shm_slot_of(p->conn->map->ctl, seq);
-	memcpy(slot->req_hdr, hdr, sizeof(hdr));
-	slot->data_off = off;
-	slot->data_len = need;
 	plen = swnic_req_payload_len(req);
-	if (plen > 0)
-		memcpy(p->conn->map->data + off, req->payload, plen);
+	if (is_tcp(p)) {
+		struct iovec iov[2] = {{.iov_base = hdr, .iov_len = sizeof(hdr)},
+				       {.iov_base = (void *)(uintptr_t)req->payload, .iov_len = plen}};
+
+		err = swnic_sock_send_all_idle(p->conn->fd, iov, 2, timeout_ns);
+		if (err != DOCA_SUCCESS)
+			return drop(p, err == DOCA_ERROR_TIME_OUT ? err : DOCA_ERROR_CONNECTION_RESET);
+		p->tcp_bytes += need;
+	} else {
+		slot = swnic_shm_slot_of(p->conn->map->ctl, seq);
+		memcpy(slot->req_hdr, hdr, sizeof(hdr));
+		slot->data_off = off;
+		slot->data_len = need;
+		if (plen > 0)
+			memcpy(p->conn->map->data + off, req->payload, plen);
+	}
+	p->inflight[inflight_index(seq)].req = *req;
+	p->inflight[inflight_index(seq)].req.payload = NULL; /* the caller's; not kept */
 	p->inflight[inflight_index(seq)].request_id = id;
 	p->inflight[inflight_index(seq)].deadline_ns =
 		swnic_deadline_after(swnic_fabric_exec_budget_ns(timeout_ns, req->len));
+	p->inflight[inflight_index(seq)].timeout_ns = timeout_ns;
 	p->inflight[inflight_index(seq)].data_off = off;
 	p->inflight[inflight_index(seq)].data_len = need;
 	p->posted = seq;
@@ -182,15 +235,24 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 									 memory_order_relaxed, memory_order_relaxed))
 			;
 	}
-	swnic_shm_post(&p->conn->map->ctl->req_seq, &p->conn->map->ctl->server_sleeping, seq, p->conn->fd);
+	if (!is_tcp(p))
+		swnic_shm_post(&p->conn->map->ctl->req_seq, &p->conn->map->ctl->server_sleeping, seq, p->conn->fd);
 	return DOCA_SUCCESS;
 }
 
-/* Waits (or looks, block false) until request seq is answered. */
+/* Waits (or looks, block false) until request seq is answered (TCP: until its answer begins to arrive). */
 static doca_error_t await(struct swnic_fabric_pipe *p, uint32_t seq, uint64_t deadline_ns, bool block)
 {
-	struct swnic_shm_ctl *ctl = p->conn->map->ctl;
+	struct swnic_shm_ctl *ctl;
 
+	if (is_tcp(p)) {
+		struct pollfd pfd = {.fd = p->conn->fd, .events = POLLIN};
+
+		if (block || poll(&pfd, 1, 0) != 0)
+			return DOCA_SUCCESS; /* the read that follows waits, bounded by deadline_ns */
+		return swnic_sock_now_ns() >= deadline_ns ? DOCA_ERROR_TIME_OUT : DOCA_ERROR_AGAIN;
+	}
+	ctl = p->conn->map->ctl;
 	for (;;) {
 		unsigned seen = atomic_load_explicit(&ctl->resp_seq, memory_order_relaxed);
 		doca_error_t err;
@@ -206,73 +268,117 @@ static doca_error_t await(struct swnic_fabric_pipe *p, uint32_t seq, uint64_t de
 	}
 }
 
-doca_error_t swnic_fabric_pipe_answer(struct swnic_fabric_pipe *p, const struct swnic_req *req,
-				      struct swnic_resp *resp, void *read_buf, bool block)
+/* The answer to request seq over shared memory, from its slot; the data it brought at its range. */
+static doca_error_t take_shm(struct swnic_fabric_pipe *p, uint32_t seq, struct swnic_resp *resp, void *read_buf)
 {
+	unsigned k = inflight_index(seq);
 	uint8_t rhdr[SWNIC_FRAME_RESP_HDR_LEN];
 	struct swnic_frame_prefix prefix;
 	char why[SWNIC_FRAME_WHY_LEN];
-	struct swnic_fabric *f;
-	uint32_t seq;
-	unsigned k;
 	doca_error_t err;
 
-	if (p == NULL || p->nic == NULL || req == NULL || resp == NULL) {
-		OGDA_LOG_ERR("fabric pipe answer: NULL argument");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (p->conn == NULL || swnic_fabric_pipe_outstanding(p) == 0)
-		return DOCA_ERROR_BAD_STATE;
-	f = p->nic->fabric;
-	seq = p->answered + 1u;
-	k = inflight_index(seq);
-	memset(resp, 0, sizeof(*resp));
-	err = await(p, seq, p->inflight[k].deadline_ns, block);
-	if (err == DOCA_ERROR_AGAIN)
-		return err;
-	if (err != DOCA_SUCCESS)
-		return drop(p, err == DOCA_ERROR_TIME_OUT ? err : DOCA_ERROR_CONNECTION_RESET);
 	memcpy(rhdr, swnic_shm_slot_of(p->conn->map->ctl, seq)->resp_hdr, sizeof(rhdr));
-	err = swnic_frame_decode_resp(rhdr, sizeof(rhdr), f->max_msg, &prefix, resp, why, sizeof(why));
+	err = swnic_frame_decode_resp(rhdr, sizeof(rhdr), p->nic->fabric->max_msg, &prefix, resp, why, sizeof(why));
 	if (err == DOCA_SUCCESS)
-		err = swnic_frame_check_resp(req, p->inflight[k].request_id, &prefix, resp, why, sizeof(why));
+		err = swnic_frame_check_resp(&p->inflight[k].req, p->inflight[k].request_id, &prefix, resp, why,
+					     sizeof(why));
 	if (err == DOCA_SUCCESS && prefix.flags != 0) {
 		snprintf(why, sizeof(why), "flags 0x%x on a channel's response", prefix.flags);
 		err = DOCA_ERROR_INVALID_VALUE;
 	}
 	if (err != DOCA_SUCCESS) {
 		char where[40];
-		struct swnic_endpoint ep = p->conn->ep;
 
-		swnic_endpoint_format(&ep, where, sizeof(where));
+		swnic_endpoint_format(&p->conn->ep, where, sizeof(where));
 		OGDA_LOG_ERR("%s: fabric: bad shared-memory response from %s: %s; closing the channel", p->nic->name,
 			     where, why);
-		memset(resp, 0, sizeof(*resp));
-		return drop(p, DOCA_ERROR_CONNECTION_RESET);
+		return DOCA_ERROR_CONNECTION_RESET;
 	}
 	/* Validated above: read_len <= req->len <= the range the request reserved. */
-	if (resp->read_len > 0)
+	if (resp->read_len > 0 && read_buf != NULL)
 		memcpy(read_buf, p->conn->map->data + p->inflight[k].data_off, resp->read_len);
+	return DOCA_SUCCESS;
+}
+
+/* The answer to request seq over TCP (READ data into read_buf, or scratch when NULL). */
+static doca_error_t take_tcp(struct swnic_fabric_pipe *p, uint32_t seq, struct swnic_resp *resp, void *read_buf)
+{
+	unsigned k = inflight_index(seq);
+	bool closing = false;
+	doca_error_t err;
+
+	if (read_buf == NULL && p->inflight[k].req.op == SWNIC_REQ_READ && p->inflight[k].req.len > 0) {
+		if (p->scratch == NULL)
+			p->scratch = malloc(SWNIC_PIPE_TCP_BYTES);
+		if (p->scratch == NULL)
+			return DOCA_ERROR_CONNECTION_RESET; /* the answer cannot be read: drop the connection */
+		read_buf = p->scratch;
+	}
+	err = swnic_fabric_recv_resp(p->nic->fabric, p->conn, &p->inflight[k].req, p->inflight[k].request_id, resp,
+				     read_buf, p->inflight[k].deadline_ns, p->inflight[k].timeout_ns, &closing);
+	if (err == DOCA_SUCCESS && closing)
+		p->closing = true; /* the server reads nothing more on this connection */
+	if (err == DOCA_ERROR_INVALID_VALUE)
+		err = DOCA_ERROR_CONNECTION_RESET; /* logged */
+	return err;
+}
+
+/* Waits for (block) or looks at the oldest answer and takes it; read_buf NULL: READ data dropped. */
+static doca_error_t take_oldest(struct swnic_fabric_pipe *p, struct swnic_resp *resp, void *read_buf, bool block)
+{
+	uint32_t seq = p->answered + 1u;
+	doca_error_t err;
+
+	memset(resp, 0, sizeof(*resp));
+	err = await(p, seq, p->inflight[inflight_index(seq)].deadline_ns, block);
+	if (err == DOCA_SUCCESS)
+		err = is_tcp(p) ? take_tcp(p, seq, resp, read_buf) : take_shm(p, seq, resp, read_buf);
+	if (err == DOCA_ERROR_AGAIN)
+		return err;
+	if (err != DOCA_SUCCESS) {
+		memset(resp, 0, sizeof(*resp));
+		return drop(p, err == DOCA_ERROR_TIME_OUT ? err : DOCA_ERROR_CONNECTION_RESET);
+	}
+	atomic_fetch_add(is_tcp(p) ? &p->nic->fabric->stats.tcp_deliveries : &p->nic->fabric->stats.shm_deliveries, 1);
 	retire(p);
 	p->last_use_ns = swnic_sock_now_ns();
-	atomic_fetch_add(&f->stats.shm_deliveries, 1);
 	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_fabric_pipe_answer(struct swnic_fabric_pipe *p, const struct swnic_req *req,
+				      struct swnic_resp *resp, void *read_buf, bool block)
+{
+	if (p == NULL || p->nic == NULL || req == NULL || resp == NULL) {
+		OGDA_LOG_ERR("fabric pipe answer: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (p->conn == NULL || swnic_fabric_pipe_outstanding(p) == 0)
+		return DOCA_ERROR_BAD_STATE;
+	{
+		const struct swnic_req *oldest = &p->inflight[inflight_index(p->answered + 1u)].req;
+
+		if (oldest->op != req->op || oldest->psn != req->psn || oldest->dst_qpn != req->dst_qpn) {
+			OGDA_LOG_ERR("%s: fabric pipe answer: asked for op %u psn 0x%x, the oldest in flight is op %u psn 0x%x",
+				     p->nic->name, req->op, req->psn, oldest->op, oldest->psn);
+			return DOCA_ERROR_BAD_STATE;
+		}
+	}
+	return take_oldest(p, resp, read_buf, block);
 }
 
 void swnic_fabric_pipe_reset(struct swnic_fabric_pipe *p, bool drain)
 {
+	struct swnic_resp dropped;
+
 	if (p == NULL || p->conn == NULL)
 		return;
 	if (drain)
 		atomic_fetch_add(&p->nic->fabric->stats.pipe_go_backs, 1);
-	while (drain && swnic_fabric_pipe_outstanding(p) != 0) {
-		uint32_t seq = p->answered + 1u;
-
-		if (await(p, seq, p->inflight[inflight_index(seq)].deadline_ns, true) != DOCA_SUCCESS)
-			break;
-		retire(p);
-	}
-	if (swnic_fabric_pipe_outstanding(p) != 0)
+	/* Each answer taken and thrown away: take_oldest drops the connection when one fails. */
+	while (drain && p->conn != NULL && swnic_fabric_pipe_outstanding(p) != 0 &&
+	       take_oldest(p, &dropped, NULL, true) == DOCA_SUCCESS)
+		;
+	if (p->conn != NULL && swnic_fabric_pipe_outstanding(p) != 0)
 		(void)drop(p, DOCA_ERROR_TIME_OUT);
 }
 
@@ -285,7 +391,10 @@ void swnic_fabric_pipe_idle(struct swnic_fabric_pipe *p, uint64_t now_ns)
 
 void swnic_fabric_pipe_fini(struct swnic_fabric_pipe *p)
 {
-	if (p == NULL || p->conn == NULL)
+	if (p == NULL)
 		return;
-	give_back(p, swnic_fabric_pipe_outstanding(p) == 0);
+	free(p->scratch);
+	p->scratch = NULL;
+	if (p->conn != NULL)
+		give_back(p, swnic_fabric_pipe_outstanding(p) == 0);
 }

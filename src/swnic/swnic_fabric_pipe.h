@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A pipe: one requester QP's ordered path to a NIC of another process of this host, with up
- * to SWNIC_SHM_SLOTS requests in flight (docs/swnic.md §11.7). It holds one shared-memory
- * channel of the pool (swnic_fabric_client.c) while it is in use, so the QP's requests are
- * executed by one server thread in the order they were posted, as RC requires; answers are
- * taken in the same order.
+ * A pipe: one requester QP's ordered path to a NIC of another process, with up to
+ * SWNIC_SHM_SLOTS requests in flight (docs/swnic.md §11.7). It holds one connection of the
+ * pool (swnic_fabric_client.c) while it is in use — a shared-memory channel to a process of
+ * this host, else TCP — so the QP's requests are executed by one server thread in the order
+ * they were posted, as RC requires; answers are taken in the same order.
+ *
+ * Over TCP the requests and answers in flight are bounded in bytes (SWNIC_PIPE_TCP_BYTES):
+ * the server answers each request before it reads the next, so as long as every answer in
+ * flight fits the requester's socket buffer the server never blocks on a full socket while
+ * the requester blocks sending: neither side can wait for the other. A larger message is
+ * not carried (NOT_SUPPORTED): it goes alone, streamed by swnic_fabric_deliver.
  *
  * The pipe does not decide what a failure means: the requester (swnic_window.c) retries from
  * the oldest request (go-back-N). Before it resends, it resets the pipe with drain, so every
@@ -27,6 +33,8 @@
 
 /* A pipe with nothing in flight gives its channel back to the pool after this long. */
 #define SWNIC_PIPE_IDLE_NS 100000000ull
+/* Over TCP: request headers, payloads, answers and READ data in flight, at most (bytes). */
+#define SWNIC_PIPE_TCP_BYTES (64u * 1024u)
 
 struct swnic_fabric_pipe {
 	struct swnic *nic;               /* the requester's NIC */
@@ -36,11 +44,16 @@ struct swnic_fabric_pipe {
 	bool direct_known;
 	uint32_t posted, answered;       /* requests sent / answers taken on the channel held */
 	uint32_t data_head, data_tail;   /* the data area as a ring: next free byte, oldest live byte */
+	uint32_t tcp_bytes;              /* TCP: bytes of the requests in flight and their answers */
+	bool closing;                    /* TCP: the server closes after an answer taken; post nothing more */
+	uint8_t *scratch;                /* TCP: where a drain puts READ data nobody wants */
 	uint64_t last_use_ns;
 	struct {
+		struct swnic_req req;    /* as posted, without its payload: what the answer is checked against */
 		uint64_t request_id;
 		uint64_t deadline_ns;    /* the answer is due by then */
-		uint32_t data_off, data_len;
+		uint64_t timeout_ns;     /* progress bound while the answer arrives */
+		uint32_t data_off, data_len; /* shm: its data range; TCP: its bytes in tcp_bytes */
 	} inflight[SWNIC_SHM_SLOTS];
 };
 
@@ -58,8 +71,8 @@ static inline uint32_t swnic_fabric_pipe_outstanding(const struct swnic_fabric_p
  * flight; its answer is due timeout_ns plus the message's execution budget from now.
  * DOCA_SUCCESS: posted (req->payload has been copied; the caller may release it).
  * DOCA_ERROR_AGAIN: no room now (slots or data area): take answers first.
- * DOCA_ERROR_NOT_SUPPORTED: not through a pipe (a NIC of this process, a peer reached over
- * TCP, a message larger than a channel, OPENGDA_SWNIC_SHM=0): deliver it with
+ * DOCA_ERROR_NOT_SUPPORTED: not through a pipe (a NIC of this process, a message larger than
+ * a channel, or over TCP larger than SWNIC_PIPE_TCP_BYTES): deliver it with
  * swnic_fabric_deliver once nothing is in flight.
  * DOCA_ERROR_NOT_CONNECTED / CONNECTION_RESET / TIME_OUT: no channel could be opened;
  * nothing was sent (a transport failure of the attempt).

@@ -139,12 +139,21 @@ doca_error_t swnic_fabric_client_deliver(struct swnic_fabric *fabric, const stru
 					 uint64_t timeout_ns);
 void swnic_fabric_client_close_all(struct swnic_fabric *fabric);
 /*
- * A shared-memory channel of the pool to ep, held (busy) until given back; for a pipe
- * (swnic_fabric_pipe.c). DOCA_ERROR_NOT_SUPPORTED: ep is not reachable through shared
- * memory (OPENGDA_SWNIC_SHM=0, or no channel opens: ep then takes TCP for a while).
+ * A connection of the pool to ep, held (busy) until given back; for a pipe
+ * (swnic_fabric_pipe.c): a shared-memory channel where ep is reachable through one, else
+ * TCP (as swnic_fabric_client_deliver chooses). Transport errors as connecting gives them.
  */
-doca_error_t swnic_fabric_client_take_channel(struct swnic_fabric *fabric, const struct swnic_endpoint *ep,
-					      uint64_t deadline, struct swnic_client_conn **out);
+doca_error_t swnic_fabric_client_take(struct swnic_fabric *fabric, const struct swnic_endpoint *ep,
+				      uint64_t deadline, struct swnic_client_conn **out);
+/*
+ * Reads the response to the request request_id (req) from TCP connection c: its prefix by
+ * first_deadline_ns, the rest and READ data into read_buf each bounded by progress
+ * (timeout_ns). *closing: the server closes the connection after it (or it is unusable).
+ * DOCA_ERROR_INVALID_VALUE: a malformed response (logged); else the socket's errors.
+ */
+doca_error_t swnic_fabric_recv_resp(struct swnic_fabric *fabric, struct swnic_client_conn *c,
+				    const struct swnic_req *req, uint64_t request_id, struct swnic_resp *resp,
+				    void *read_buf, uint64_t first_deadline_ns, uint64_t timeout_ns, bool *closing);
 /* Gives a channel back to the pool (reusable false: closes it). */
 void swnic_fabric_client_give_back(struct swnic_fabric *fabric, struct swnic_client_conn *c, bool reusable);
 
