@@ -280,7 +280,7 @@ static double run_writes(struct side *s, const struct side_addr *peer, unsigned 
 		for (; posted < iters && posted - done < inflight; posted++)
 			post(s, peer, posted, arg);
 		fx_ring(&s->qp, FX_RING_PI);
-		if (!fx_poll(&s->cq, 10000, &c) || c.opcode != OPENGDA_MLX5_CQE_REQ)
+		if (!fx_poll_spin(&s->cq, 10000, &c) || c.opcode != OPENGDA_MLX5_CQE_REQ)
 			die("no completion, or an error completion");
 		done++;
 	}

@@ -134,25 +134,40 @@ struct opengda_mlx5_cqe64 *fx_cqe(const struct fx_cq *cq, uint32_t idx)
 						      (cq->cqe_size == 128u ? 64u : 0u));
 }
 
-bool fx_poll(struct fx_cq *cq, uint32_t timeout_ms, struct opengda_mlx5_cqe_fields *out)
+/* spin: look again at once (benchmarks); else give the CPU up between looks (tests, small machines). */
+static bool poll_cqe(struct fx_cq *cq, uint32_t timeout_ms, struct opengda_mlx5_cqe_fields *out, bool spin)
 {
 	struct opengda_mlx5_cqe64 *cqe = fx_cqe(cq, cq->ci);
 	uint64_t deadline = fx_ms() + timeout_ms;
+	uint32_t looks = 0;
 
 	for (;;) {
 		uint8_t op_own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
 
 		if (opengda_mlx5_op_own_is_sw_owned(op_own, cq->ci, cq->log_size))
 			break;
+		if (spin && (++looks & 1023u) != 0)
+			continue;
 		if (fx_ms() > deadline)
 			return false;
-		fx_sleep_ms(0);
+		if (!spin)
+			fx_sleep_ms(0);
 	}
 	opengda_mlx5_cqe_read(cqe, out);
 	cq->ci++;
 	atomic_store_explicit(&cq->dbr[OPENGDA_MLX5_CQ_SET_CI], opengda_mlx5_cq_dbr_set_ci_value(cq->ci),
 			      memory_order_release);
 	return true;
+}
+
+bool fx_poll(struct fx_cq *cq, uint32_t timeout_ms, struct opengda_mlx5_cqe_fields *out)
+{
+	return poll_cqe(cq, timeout_ms, out, false);
+}
+
+bool fx_poll_spin(struct fx_cq *cq, uint32_t timeout_ms, struct opengda_mlx5_cqe_fields *out)
+{
+	return poll_cqe(cq, timeout_ms, out, true);
 }
 
 void fx_poll_ok(struct fx_cq *cq, struct opengda_mlx5_cqe_fields *out)
