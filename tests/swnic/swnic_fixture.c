@@ -134,7 +134,10 @@ struct opengda_mlx5_cqe64 *fx_cqe(const struct fx_cq *cq, uint32_t idx)
 						      (cq->cqe_size == 128u ? 64u : 0u));
 }
 
-/* spin: look again at once (benchmarks); else give the CPU up between looks (tests, small machines). */
+/*
+ * spin: look again at once (benchmarks); else give the CPU up between looks (tests, small
+ * machines). timeout_ms 0 with spin: one look.
+ */
 static bool poll_cqe(struct fx_cq *cq, uint32_t timeout_ms, struct opengda_mlx5_cqe_fields *out, bool spin)
 {
 	struct opengda_mlx5_cqe64 *cqe = fx_cqe(cq, cq->ci);
@@ -146,6 +149,8 @@ static bool poll_cqe(struct fx_cq *cq, uint32_t timeout_ms, struct opengda_mlx5_
 
 		if (opengda_mlx5_op_own_is_sw_owned(op_own, cq->ci, cq->log_size))
 			break;
+		if (spin && timeout_ms == 0)
+			return false;
 		if (spin && (++looks & 1023u) != 0)
 			continue;
 		if (fx_ms() > deadline)

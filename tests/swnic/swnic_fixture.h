@@ -113,7 +113,8 @@ struct opengda_mlx5_cqe64 *fx_cqe(const struct fx_cq *cq, uint32_t idx);
  * them), reads it into *out, advances ci and SET_CI. False on timeout.
  */
 bool fx_poll(struct fx_cq *cq, uint32_t timeout_ms, struct opengda_mlx5_cqe_fields *out);
-/* fx_poll without giving the CPU up between looks (benchmarks: a sleep is longer than a CQE takes). */
+/* fx_poll without giving the CPU up between looks (benchmarks: a sleep is longer than a CQE takes);
+ * timeout_ms 0: one look. */
 bool fx_poll_spin(struct fx_cq *cq, uint32_t timeout_ms, struct opengda_mlx5_cqe_fields *out);
 /* fx_poll that must succeed. */
 void fx_poll_ok(struct fx_cq *cq, struct opengda_mlx5_cqe_fields *out);
