@@ -44,6 +44,10 @@ static void drv_load(void)
 		{"cuMemHostGetDevicePointer_v2", (void **)&drv.mem_host_get_device_pointer, false},
 		{"cuMemsetD8Async", (void **)&drv.memset_d8_async, false},
 		{"cuMemGetHandleForAddressRange", (void **)&drv.mem_get_handle_for_address_range, true},
+		{"cuIpcGetMemHandle", (void **)&drv.ipc_get_mem_handle, true},
+		{"cuIpcOpenMemHandle_v2", (void **)&drv.ipc_open_mem_handle, true},
+		{"cuIpcCloseMemHandle", (void **)&drv.ipc_close_mem_handle, true},
+		{"cuMemGetAddressRange_v2", (void **)&drv.mem_get_address_range, true},
 	};
 	struct ogda_runtime_lib_info info;
 	const char *name = NULL;

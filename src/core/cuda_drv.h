@@ -48,6 +48,11 @@ struct ogda_cuda_drv {
 	CUresult (*mem_host_unregister)(void *p);
 	CUresult (*mem_host_get_device_pointer)(CUdeviceptr *dptr, void *p, unsigned int flags);
 	CUresult (*memset_d8_async)(CUdeviceptr dst, unsigned char value, size_t n, CUstream stream);
+	/* Software NIC CUDA IPC between processes of one host (swnic_ipc.c); optional: NULL when missing. */
+	CUresult (*ipc_get_mem_handle)(CUipcMemHandle *handle, CUdeviceptr dptr);
+	CUresult (*ipc_open_mem_handle)(CUdeviceptr *dptr, CUipcMemHandle handle, unsigned int flags);
+	CUresult (*ipc_close_mem_handle)(CUdeviceptr dptr);
+	CUresult (*mem_get_address_range)(CUdeviceptr *base, size_t *size, CUdeviceptr dptr);
 	/* Optional (drivers from CUDA 11.7 on): NULL when the driver lacks it. */
 	CUresult (*mem_get_handle_for_address_range)(void *handle, CUdeviceptr dptr, size_t size,
 						     CUmemRangeHandleType type, unsigned long long flags);

@@ -266,7 +266,13 @@ struct swnic_req {
 	 */
 	uint64_t swap_add, compare;
 	uint64_t swap_mask, compare_mask;
-	const void *payload;           /* write / send data, host memory, len bytes */
+	const void *payload;           /* write / send data, len bytes, in memory of payload_kind */
+	/*
+	 * enum ogda_mem_kind of payload: OGDA_MEM_HOST (0) except for a WRITE / WRITE_IMM whose
+	 * payload stays in the requester's GPU memory (swnic_ipc.h): the requester's window hands
+	 * it to its pipe that way, and a shared-memory server gives the responder the mapping.
+	 */
+	uint8_t payload_kind;
 };
 
 struct swnic_resp {

@@ -4,15 +4,17 @@
  * WQEs (swnic_exec_req*.c) and CQE production (swnic_cqe.c).
  *
  * The engine owns each QP's send-queue cursor (qp->sq_ci, sq_target, seen_db): only the
- * engine thread the QP is assigned to reads or writes them after attach. One WQE is
- * executed at a time per QP; a WQE that waits (WAIT on a CQ, an RNR or transport retry
- * timer) stays in its struct swnic_exec across engine passes without blocking the thread.
+ * engine thread the QP is assigned to reads or writes them after attach. Each QP's WQEs
+ * run in its window (swnic_window.h): up to 32 in flight to other processes, completed in
+ * order; a WQE that waits (WAIT on a CQ, an RNR or transport retry timer) stays in its
+ * struct swnic_exec across engine passes without blocking the thread.
  */
 #ifndef OGDA_SWNIC_ENGINE_H_
 #define OGDA_SWNIC_ENGINE_H_
 
 #include "prm/prm_wqe.h"
 #include "swnic/swnic.h"
+#include "swnic/swnic_mem_access.h"
 #include "swnic/swnic_poll.h"
 
 #include <stdatomic.h>
@@ -115,6 +117,8 @@ struct swnic_exec {
 	size_t buf_cap;
 	void *read_dst;           /* where the responder puts READ data (staging, never the SGEs) */
 	bool payload_is_sge;      /* req.payload is sge[0]'s memory: its MR is held per attempt */
+	/* A payload posted by reference (GPU memory through CUDA IPC): its MR held until the answer. */
+	struct swnic_mr_hold ref_hold;
 	uint32_t transport_tries; /* retries spent */
 	uint32_t rnr_tries;
 	uint64_t attempt_ns;      /* start of the current attempt */
@@ -180,6 +184,9 @@ enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, str
 enum swnic_exec_status swnic_exec_req_answer(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
 					     struct swnic_fabric_pipe *pipe, bool block, uint64_t now_ns,
 					     uint64_t *wake_ns, struct swnic_completion *cpl);
+
+/* x's request is no longer in the pipe (answered, or forgotten for a resend): posted cleared. */
+void swnic_exec_req_unpost(struct swnic_exec *x);
 
 /* Forgets the WQE in progress (QP reset, error, detach) and frees staging memory. */
 void swnic_exec_req_reset(struct swnic_exec *x);

@@ -5,7 +5,8 @@
  * requester does, and scatter READ data and atomic results into the local SGEs.
  *
  * Model choices (docs/swnic.md):
- *  - one WQE at a time per QP, so every fence mode is honoured trivially;
+ *  - WQEs start in order; a fenced one only when everything before it has completed
+ *    (swnic_window.c keeps the others in flight), so every fence mode is honoured;
  *  - the gather happens once, when the WQE starts; retries resend the gathered bytes;
  *  - local memory is touched only with its MR held (swnic_mem_access.h): the lkey is
  *    checked again, and the MR held, for the gather, for each attempt that sends straight
@@ -35,10 +36,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+void swnic_exec_req_unpost(struct swnic_exec *x)
+{
+	if (x == NULL)
+		return;
+	x->posted = false;
+	swnic_mr_unhold(&x->ref_hold);
+}
+
 void swnic_exec_req_reset(struct swnic_exec *x)
 {
 	if (x == NULL)
 		return;
+	swnic_exec_req_unpost(x);
 	free(x->buf);
 	x->buf = NULL;
 	x->buf_cap = 0;
@@ -229,11 +239,8 @@ static uint8_t sge_copy(struct swnic_qp *qp, const struct swnic_sge *g, void *ot
 	return rc == DOCA_SUCCESS ? 0 : SWNIC_VSYND_LOCAL_COPY;
 }
 
-/*
- * Builds the outgoing payload of WRITE / SEND: points at it when it is one piece of host
- * memory (whose MR each attempt then holds), else copies. 0 or a LOCAL_PROT vendor syndrome.
- */
-static uint8_t gather(struct swnic_qp *qp, struct swnic_exec *x)
+/* Copies the whole payload into staging memory (host). 0 or a LOCAL_PROT vendor syndrome. */
+static uint8_t gather_copy(struct swnic_qp *qp, struct swnic_exec *x)
 {
 	const struct prm_wqe *w = &x->wqe;
 	uint32_t i, s = 0;
@@ -242,15 +249,7 @@ static uint8_t gather(struct swnic_qp *qp, struct swnic_exec *x)
 	uint8_t vendor;
 
 	x->payload_is_sge = false;
-	if (w->ndata == 1 && w->data[0].kind == PRM_WQE_DATA_INLINE) {
-		x->req.payload = w->bytes + w->data[0].inline_offset;
-		return 0;
-	}
-	if (w->ndata == 1 && x->nsge == 1 && x->sge[0].kind == OGDA_MEM_HOST) {
-		x->req.payload = (const void *)(uintptr_t)x->sge[0].addr;
-		x->payload_is_sge = true;
-		return 0;
-	}
+	x->req.payload_kind = OGDA_MEM_HOST;
 	if (staging(x, x->total, &dst) != DOCA_SUCCESS)
 		return SWNIC_VSYND_LOCAL_COPY;
 	for (i = 0; i < w->ndata; i++) {
@@ -272,6 +271,31 @@ static uint8_t gather(struct swnic_qp *qp, struct swnic_exec *x)
 	}
 	x->req.payload = dst;
 	return 0;
+}
+
+/*
+ * Builds the outgoing payload of WRITE / SEND: points at it when it is one piece of host
+ * memory (whose MR each attempt then holds) or, with gpu_in_place (WRITEs), one piece of GPU
+ * memory (which a pipe may send by reference, swnic_ipc.h; else it is copied when it is
+ * sent), otherwise copies. 0 or a LOCAL_PROT vendor syndrome.
+ */
+static uint8_t gather(struct swnic_qp *qp, struct swnic_exec *x, bool gpu_in_place)
+{
+	const struct prm_wqe *w = &x->wqe;
+
+	x->payload_is_sge = false;
+	x->req.payload_kind = OGDA_MEM_HOST;
+	if (w->ndata == 1 && w->data[0].kind == PRM_WQE_DATA_INLINE) {
+		x->req.payload = w->bytes + w->data[0].inline_offset;
+		return 0;
+	}
+	if (w->ndata == 1 && x->nsge == 1 && (x->sge[0].kind == OGDA_MEM_HOST || gpu_in_place)) {
+		x->req.payload = (const void *)(uintptr_t)x->sge[0].addr;
+		x->req.payload_kind = (uint8_t)x->sge[0].kind;
+		x->payload_is_sge = true;
+		return 0;
+	}
+	return gather_copy(qp, x);
 }
 
 /* Writes len bytes of src across the SGEs, in order, each with its MR held. 0 or a vendor syndrome. */
@@ -387,7 +411,7 @@ static enum swnic_exec_status prepare_remote(const struct swnic_exec_ctx *ctx, s
 		if (staging(x, x->total, &dst) != DOCA_SUCCESS)
 			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
 		x->read_dst = dst;
-	} else if ((vendor = gather(qp, x)) != 0) {
+	} else if ((vendor = gather(qp, x, r->op == SWNIC_REQ_WRITE || r->op == SWNIC_REQ_WRITE_IMM)) != 0) {
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
 	}
 	x->transport_tries = 0;
@@ -414,7 +438,7 @@ static enum swnic_exec_status eth_send(struct swnic_qp *qp, struct swnic_exec *x
 	if (vendor != 0)
 		return finish(x, cpl, syndrome, vendor);
 	x->total = data_total(w);
-	vendor = gather(qp, x);
+	vendor = gather(qp, x, false); /* the frame is sent from host memory */
 	if (vendor != 0)
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
 	if (x->payload_is_sge) { /* sent straight from the buffer: its MR is held for the send */
@@ -653,6 +677,13 @@ static enum swnic_exec_status attempt(const struct swnic_exec_ctx *ctx, struct s
 
 	memset(&resp, 0, sizeof(resp));
 	x->attempt_ns = now;
+	if (x->req.payload_kind == OGDA_MEM_GPU) {
+		/* Not through a pipe: the bytes travel (gathered once; a retry resends them). */
+		uint8_t vendor = gather_copy(qp, x);
+
+		if (vendor != 0)
+			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
+	}
 	rc = hold_payload(qp, x, &h);
 	if (rc != DOCA_SUCCESS)
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, lkey_vendor(rc));
@@ -698,6 +729,7 @@ enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, str
 {
 	struct swnic_qp *qp = ctx->qp;
 	struct swnic_mr_hold h;
+	bool by_ref = false;
 	doca_error_t rc;
 
 	rc = hold_payload(qp, x, &h);
@@ -706,8 +738,12 @@ enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, str
 		return SWNIC_POST_DONE;
 	}
 	rc = swnic_fabric_pipe_post(pipe, x->attrs.remote_gid, &x->req,
-				    swnic_exec_ack_timeout_ns(ctx->cfg, x->attrs.ack_timeout));
-	swnic_mr_unhold(&h); /* the pipe copied the payload */
+				    x->req.payload_kind == OGDA_MEM_GPU ? &h.mr : NULL,
+				    swnic_exec_ack_timeout_ns(ctx->cfg, x->attrs.ack_timeout), &by_ref);
+	if (rc == DOCA_SUCCESS && by_ref)
+		x->ref_hold = h; /* the responder reads the payload in place: held until the answer */
+	else
+		swnic_mr_unhold(&h); /* the pipe copied the payload */
 	switch (rc) {
 	case DOCA_SUCCESS:
 		x->posted = true;
@@ -739,7 +775,7 @@ enum swnic_exec_status swnic_exec_req_answer(const struct swnic_exec_ctx *ctx, s
 	rc = swnic_fabric_pipe_answer(pipe, &x->req, &resp, x->read_dst, block);
 	if (rc == DOCA_ERROR_AGAIN)
 		return SWNIC_EXEC_PENDING;
-	x->posted = false;
+	swnic_exec_req_unpost(x);
 	return answered(ctx, x, rc, &resp, wake_ns, cpl);
 }
 

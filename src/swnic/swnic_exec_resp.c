@@ -206,8 +206,8 @@ static uint8_t do_write(struct swnic *nic, struct swnic_qp *qp, const struct swn
 	v = check_rkey(nic, qp, req, req->len, &h);
 	if (v != SWNIC_RESP_ACK)
 		return v;
-	err = swnic_mem_copy_held((void *)(uintptr_t)req->raddr, h.mr.kind, req->payload, OGDA_MEM_HOST, req->len, &h,
-				  NULL);
+	err = swnic_mem_copy_held((void *)(uintptr_t)req->raddr, h.mr.kind, req->payload,
+				  (enum ogda_mem_kind)req->payload_kind, req->len, &h, NULL);
 	swnic_mr_unhold(&h);
 	return copy_verdict(nic, qp, err);
 }
@@ -362,6 +362,11 @@ static bool req_valid(const struct swnic_req *req, const void *read_buf)
 	     req->op == SWNIC_REQ_SEND_IMM) &&
 	    req->len > 0 && req->payload == NULL) {
 		OGDA_LOG_ERR("%s of %u bytes without a payload", op_name(req->op), req->len);
+		return false;
+	}
+	if (req->payload_kind != OGDA_MEM_HOST &&
+	    (req->payload_kind != OGDA_MEM_GPU || (req->op != SWNIC_REQ_WRITE && req->op != SWNIC_REQ_WRITE_IMM))) {
+		OGDA_LOG_ERR("%s with a payload of memory kind %u", op_name(req->op), req->payload_kind);
 		return false;
 	}
 	if (req->op == SWNIC_REQ_READ && req->len > 0 && read_buf == NULL) {

@@ -124,7 +124,8 @@ static struct recv_outcome place(struct swnic *nic, struct swnic_qp *qp, const s
 	if (req->op == SWNIC_REQ_WRITE_IMM) {
 		/* The target was checked (and is held) before the WQE was taken; the WQE's buffers are not used. */
 		if (req->len > 0 && swnic_mem_copy_held((void *)(uintptr_t)req->raddr, write->mr.kind, req->payload,
-							OGDA_MEM_HOST, req->len, write, NULL) != DOCA_SUCCESS)
+							(enum ogda_mem_kind)req->payload_kind, req->len, write,
+							NULL) != DOCA_SUCCESS)
 			o = (struct recv_outcome){SWNIC_RESP_NAK_REMOTE_OP, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 						  SWNIC_VSYND_LOCAL_COPY};
 		return o;

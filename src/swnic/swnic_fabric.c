@@ -356,6 +356,9 @@ doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fa
 	s->shm_fallbacks = atomic_load(&fabric->stats.shm_fallbacks);
 	s->pipe_inflight_hwm = atomic_load(&fabric->stats.pipe_inflight_hwm);
 	s->pipe_go_backs = atomic_load(&fabric->stats.pipe_go_backs);
+	s->ipc_payloads_sent = atomic_load(&fabric->stats.ipc_payloads_sent);
+	s->ipc_payloads_served = atomic_load(&fabric->stats.ipc_payloads_served);
+	s->ipc_refused = atomic_load(&fabric->stats.ipc_refused);
 	return DOCA_SUCCESS;
 }
 

@@ -81,6 +81,10 @@ struct swnic_fabric_stats {
 	uint64_t shm_fallbacks;    /* new outgoing connections that took TCP: no channel could be opened */
 	uint64_t pipe_inflight_hwm; /* the most requests one QP had in flight on a pipe (swnic_fabric_pipe.h) */
 	uint64_t pipe_go_backs;    /* pipes that resent everything after a retry of their oldest request */
+	uint64_t ipc_payloads_sent;   /* GPU payloads sent as a CUDA IPC reference (swnic_ipc.h) */
+	uint64_t ipc_payloads_served; /* GPU payloads of other processes copied GPU to GPU by this NIC */
+	uint64_t ipc_refused;      /* GPU payloads sent as bytes on a channel: memory with no IPC handle,
+				      or an MR that does not cover its whole allocation */
 };
 
 /* swnic_fabric_create with options; opts may be NULL. */

@@ -128,6 +128,7 @@ static doca_error_t open_channel(struct swnic_fabric_pipe *p, const uint8_t gid[
 		return err == DOCA_ERROR_CONNECTION_RESET || err == DOCA_ERROR_TIME_OUT ? err : DOCA_ERROR_NOT_CONNECTED;
 	}
 	memcpy(p->gid, gid, 16);
+	p->ipc_ok = !is_tcp(p) && swnic_ipc_available();
 	p->posted = p->answered = is_tcp(p) ? 0u : p->conn->seq;
 	p->data_head = p->data_tail = 0;
 	p->tcp_bytes = 0;
@@ -144,9 +145,45 @@ static uint32_t tcp_cost(const struct swnic_req *req)
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
-doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t gid[16], const struct swnic_req *req,
-				    uint64_t timeout_ns)
+/* TCP's buffer for READ data nobody wants and for GPU payloads on their way out (SWNIC_PIPE_TCP_BYTES). */
+static uint8_t *scratch(struct swnic_fabric_pipe *p)
 {
+	if (p->scratch == NULL)
+		p->scratch = malloc(SWNIC_PIPE_TCP_BYTES);
+	return p->scratch;
+}
+
+/*
+ * Whether the GPU payload of req goes as a reference: *ref filled, true. false: it travels
+ * as bytes; *refused: although the channel could have taken a reference.
+ */
+static bool gpu_by_reference(struct swnic_fabric_pipe *p, const struct swnic_req *req, const struct swnic_mr *mr,
+			     struct swnic_ipc_ref *ref, bool *refused)
+{
+	if (!p->ipc_ok)
+		return false;
+	*refused = swnic_ipc_export(&p->ipc_cache, (uint64_t)(uintptr_t)req->payload, req->len, mr->addr, mr->len,
+				    ref) != DOCA_SUCCESS;
+	return !*refused;
+}
+
+/* Copies the GPU payload of req to host memory dst (its MR is held by the caller). */
+static doca_error_t gpu_to_host(struct swnic_fabric_pipe *p, const struct swnic_req *req, void *dst)
+{
+	doca_error_t err = swnic_mem_copy(dst, OGDA_MEM_HOST, req->payload, OGDA_MEM_GPU, req->len);
+
+	if (err != DOCA_SUCCESS)
+		OGDA_LOG_ERR("%s: fabric pipe: cannot read a %u-byte GPU payload: %s", p->nic->name, req->len,
+			     doca_error_get_name(err));
+	return err;
+}
+
+doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t gid[16], const struct swnic_req *req,
+				    const struct swnic_mr *payload_mr, uint64_t timeout_ns, bool *by_reference)
+{
+	struct swnic_ipc_ref ref;
+	const void *payload;
+	bool gpu, by_ref = false, refused = false;
 	uint8_t hdr[SWNIC_FRAME_REQ_HDR_LEN];
 	char why[SWNIC_FRAME_WHY_LEN];
 	struct swnic_fabric *f;
@@ -155,9 +192,18 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 	uint64_t id;
 	doca_error_t err;
 
-	if (p == NULL || p->nic == NULL || p->nic->fabric == NULL || gid == NULL || req == NULL || timeout_ns == 0) {
+	if (p == NULL || p->nic == NULL || p->nic->fabric == NULL || gid == NULL || req == NULL || timeout_ns == 0 ||
+	    by_reference == NULL) {
 		OGDA_LOG_ERR("fabric pipe post: bad argument (pipe %p, gid %p, req %p, timeout %llu ns)", (void *)p,
 			     (const void *)gid, (const void *)req, (unsigned long long)timeout_ns);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*by_reference = false;
+	gpu = req->payload_kind == OGDA_MEM_GPU;
+	if ((gpu && (payload_mr == NULL || (req->op != SWNIC_REQ_WRITE && req->op != SWNIC_REQ_WRITE_IMM))) ||
+	    (!gpu && req->payload_kind != OGDA_MEM_HOST)) {
+		OGDA_LOG_ERR("fabric pipe post: op %u with a payload of memory kind %u%s", req->op, req->payload_kind,
+			     gpu && payload_mr == NULL ? " and no MR" : "");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	f = p->nic->fabric;
@@ -172,7 +218,7 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 			return DOCA_ERROR_AGAIN;
 		give_back(p, true);
 	}
-	if (p->conn == NULL && !swnic_shm_fits(req) && tcp_cost(req) > SWNIC_PIPE_TCP_BYTES)
+	if (p->conn == NULL && !gpu && !swnic_shm_fits(req) && tcp_cost(req) > SWNIC_PIPE_TCP_BYTES)
 		return DOCA_ERROR_NOT_SUPPORTED; /* too large for any pipe: no connection needed */
 	if (p->conn == NULL) {
 		err = open_channel(p, gid, timeout_ns);
@@ -188,6 +234,10 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 		if (p->tcp_bytes + need > SWNIC_PIPE_TCP_BYTES)
 			return DOCA_ERROR_AGAIN;
 		off = 0;
+	} else if (gpu && gpu_by_reference(p, req, payload_mr, &ref, &refused)) {
+		by_ref = true; /* no data area: any size the fabric takes */
+		need = 0;
+		off = p->data_head;
 	} else {
 		if (!swnic_shm_fits(req))
 			return DOCA_ERROR_NOT_SUPPORTED;
@@ -201,24 +251,47 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 		return err; /* checked above; the range taken is reused by the next post */
 	seq = p->posted + 1u;
 	plen = swnic_req_payload_len(req);
+	payload = req->payload;
 	if (is_tcp(p)) {
-		struct iovec iov[2] = {{.iov_base = hdr, .iov_len = sizeof(hdr)},
-				       {.iov_base = (void *)(uintptr_t)req->payload, .iov_len = plen}};
+		struct iovec iov[2] = {{.iov_base = hdr, .iov_len = sizeof(hdr)}, {.iov_base = NULL, .iov_len = plen}};
 
+		if (gpu && plen > 0) { /* plen < SWNIC_PIPE_TCP_BYTES: tcp_cost took it */
+			payload = scratch(p);
+			if (payload == NULL)
+				return DOCA_ERROR_NO_MEMORY;
+			err = gpu_to_host(p, req, (void *)(uintptr_t)payload);
+			if (err != DOCA_SUCCESS)
+				return err;
+		}
+		iov[1].iov_base = (void *)(uintptr_t)payload;
 		err = swnic_sock_send_all_idle(p->conn->fd, iov, 2, timeout_ns);
 		if (err != DOCA_SUCCESS)
 			return drop(p, err == DOCA_ERROR_TIME_OUT ? err : DOCA_ERROR_CONNECTION_RESET);
 		p->tcp_bytes += need;
 	} else {
 		slot = swnic_shm_slot_of(p->conn->map->ctl, seq);
+		if (gpu && !by_ref && plen > 0) {
+			/* Straight into the channel: the one copy this payload needs. */
+			err = gpu_to_host(p, req, p->conn->map->data + off);
+			if (err != DOCA_SUCCESS)
+				return err; /* the range taken is reused by the next post */
+		} else if (!by_ref && plen > 0) {
+			memcpy(p->conn->map->data + off, payload, plen);
+		}
 		memcpy(slot->req_hdr, hdr, sizeof(hdr));
 		slot->data_off = off;
 		slot->data_len = need;
-		if (plen > 0)
-			memcpy(p->conn->map->data + off, req->payload, plen);
+		slot->ipc = by_ref ? 1u : 0u;
+		if (by_ref) {
+			slot->ipc_ref = ref;
+			atomic_fetch_add(&f->stats.ipc_payloads_sent, 1);
+		} else if (refused) {
+			atomic_fetch_add(&f->stats.ipc_refused, 1);
+		}
 	}
 	p->inflight[inflight_index(seq)].req = *req;
 	p->inflight[inflight_index(seq)].req.payload = NULL; /* the caller's; not kept */
+	*by_reference = by_ref;
 	p->inflight[inflight_index(seq)].request_id = id;
 	p->inflight[inflight_index(seq)].deadline_ns =
 		swnic_deadline_after(swnic_fabric_exec_budget_ns(timeout_ns, req->len));
@@ -308,11 +381,9 @@ static doca_error_t take_tcp(struct swnic_fabric_pipe *p, uint32_t seq, struct s
 	doca_error_t err;
 
 	if (read_buf == NULL && p->inflight[k].req.op == SWNIC_REQ_READ && p->inflight[k].req.len > 0) {
-		if (p->scratch == NULL)
-			p->scratch = malloc(SWNIC_PIPE_TCP_BYTES);
-		if (p->scratch == NULL)
+		read_buf = scratch(p);
+		if (read_buf == NULL)
 			return DOCA_ERROR_CONNECTION_RESET; /* the answer cannot be read: drop the connection */
-		read_buf = p->scratch;
 	}
 	err = swnic_fabric_recv_resp(p->nic->fabric, p->conn, &p->inflight[k].req, p->inflight[k].request_id, resp,
 				     read_buf, p->inflight[k].deadline_ns, p->inflight[k].timeout_ns, &closing);

@@ -46,7 +46,10 @@ struct swnic_fabric_pipe {
 	uint32_t data_head, data_tail;   /* the data area as a ring: next free byte, oldest live byte */
 	uint32_t tcp_bytes;              /* TCP: bytes of the requests in flight and their answers */
 	bool closing;                    /* TCP: the server closes after an answer taken; post nothing more */
-	uint8_t *scratch;                /* TCP: where a drain puts READ data nobody wants */
+	uint8_t *scratch;                /* TCP: where a drain puts READ data nobody wants, and GPU
+					    payloads go through on their way to the socket */
+	bool ipc_ok;                     /* shm: GPU payloads may go as CUDA IPC references */
+	struct swnic_ipc_export_cache ipc_cache;
 	uint64_t last_use_ns;
 	struct {
 		struct swnic_req req;    /* as posted, without its payload: what the answer is checked against */
@@ -69,17 +72,23 @@ static inline uint32_t swnic_fabric_pipe_outstanding(const struct swnic_fabric_p
 /*
  * Sends req to the QP req->dst_qpn of the NIC whose GID is gid, behind the requests in
  * flight; its answer is due timeout_ns plus the message's execution budget from now.
- * DOCA_SUCCESS: posted (req->payload has been copied; the caller may release it).
+ * DOCA_SUCCESS: posted. *by_reference false: req->payload has been copied, the caller may
+ * release it; true: the payload stays where it is until the answer is taken (a GPU payload
+ * sent as a CUDA IPC reference, swnic_ipc.h), so the caller holds its MR until then.
+ * A GPU payload (req->payload_kind OGDA_MEM_GPU, a WRITE or WRITE_IMM) needs payload_mr,
+ * the attributes of the MR held for it: on a shared-memory channel it goes by reference
+ * when swnic_ipc_export allows, else it is copied into the channel, or over TCP into the
+ * pipe's buffer.
  * DOCA_ERROR_AGAIN: no room now (slots or data area): take answers first.
  * DOCA_ERROR_NOT_SUPPORTED: not through a pipe (a NIC of this process, a message larger than
  * a channel, or over TCP larger than SWNIC_PIPE_TCP_BYTES): deliver it with
- * swnic_fabric_deliver once nothing is in flight.
+ * swnic_fabric_deliver once nothing is in flight (a GPU payload as host bytes).
  * DOCA_ERROR_NOT_CONNECTED / CONNECTION_RESET / TIME_OUT: no channel could be opened;
  * nothing was sent (a transport failure of the attempt).
  * DOCA_ERROR_INVALID_VALUE: req is malformed (logged); nothing was sent.
  */
 doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t gid[16], const struct swnic_req *req,
-				    uint64_t timeout_ns);
+				    const struct swnic_mr *payload_mr, uint64_t timeout_ns, bool *by_reference);
 
 /*
  * The answer to the oldest request in flight, which must be req (as posted). block: wait for

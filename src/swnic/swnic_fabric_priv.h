@@ -89,6 +89,7 @@ struct swnic_fabric {
 		atomic_uint_fast64_t conns_opened, direct_deliveries, tcp_deliveries, tcp_failures;
 		atomic_uint_fast64_t shm_channels_opened, shm_deliveries, shm_fallbacks;
 		atomic_uint_fast64_t pipe_inflight_hwm, pipe_go_backs;
+		atomic_uint_fast64_t ipc_payloads_sent, ipc_payloads_served, ipc_refused;
 	} stats;
 };
 

@@ -30,6 +30,7 @@
 #include "doca_error.h"
 #include "swnic/swnic_fabric_frame.h"
 #include "swnic/swnic_fabric_priv.h"
+#include "swnic/swnic_ipc.h"
 #include "swnic/swnic_poll.h"
 
 #include <stdatomic.h>
@@ -42,22 +43,27 @@
 #define SWNIC_SHM_DATA_CAP SWNIC_FABRIC_MAX_BUFFERED
 /* Requests a channel holds at once: a pipe (swnic_fabric_pipe.h) keeps up to this many in flight. */
 #define SWNIC_SHM_SLOTS 32u
-#define SWNIC_SHM_CTL_SIZE 8192u
+#define SWNIC_SHM_CTL_SIZE 16384u
 #define SWNIC_SHM_SIZE ((size_t)SWNIC_SHM_CTL_SIZE + SWNIC_SHM_DATA_CAP)
 #define SWNIC_SHM_HUP_CHECK_NS 2000000ull /* longest a waiter goes without looking at its socket */
-#define SWNIC_SHM_MAGIC 0x4f474432u       /* "OGD2": the offer that carries the memfd (slot ring layout) */
+#define SWNIC_SHM_MAGIC 0x4f474433u       /* "OGD3": the offer that carries the memfd (slot ring with IPC references) */
 #define SWNIC_ENV_SHM "OPENGDA_SWNIC_SHM"
 
 /*
  * One request in the ring. Request number s (1, 2, ...) uses slot (s - 1) % SWNIC_SHM_SLOTS;
  * its payload, and its READ data on the way back, lie at data + data_off, data_len bytes
  * reserved there (the server checks the range against the data area before it uses it).
+ * With ipc set (a WRITE or WRITE with immediate only), the payload is not in the data area
+ * but in the requester's GPU memory that ipc_ref describes (swnic_ipc.h; data_len is 0).
  */
 struct swnic_shm_slot {
 	uint8_t req_hdr[SWNIC_FRAME_REQ_HDR_LEN];
 	uint8_t resp_hdr[SWNIC_FRAME_RESP_HDR_LEN];
 	uint32_t data_off;
 	uint32_t data_len;
+	uint32_t ipc;
+	uint32_t reserved;
+	struct swnic_ipc_ref ipc_ref;
 };
 
 /*

@@ -38,7 +38,10 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 	struct swnic_req_verdict verdict;
 	struct swnic_req req;
 	struct swnic_resp resp;
-	uint32_t off, len;
+	struct swnic_ipc_ref ipc_ref;
+	struct swnic_ipc_map *ipc_map = NULL;
+	void *ipc_payload = NULL;
+	uint32_t off, len, ipc;
 	uint8_t *data;
 	doca_error_t err;
 
@@ -46,13 +49,25 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 	memcpy(hdr, slot->req_hdr, sizeof(hdr));
 	off = *(volatile uint32_t *)&slot->data_off;
 	len = *(volatile uint32_t *)&slot->data_len;
+	ipc = *(volatile uint32_t *)&slot->ipc;
+	memcpy(&ipc_ref, &slot->ipc_ref, sizeof(ipc_ref));
 	err = swnic_frame_decode_req(hdr, sizeof(hdr), f->max_msg, &prefix, &req, why, sizeof(why));
 	if (err == DOCA_SUCCESS && (len > SWNIC_SHM_DATA_CAP || off > SWNIC_SHM_DATA_CAP - len)) {
 		snprintf(why, sizeof(why), "data range %u+%u outside the channel's %u bytes", off, len,
 			 SWNIC_SHM_DATA_CAP);
 		err = DOCA_ERROR_INVALID_VALUE;
 	}
-	if (err == DOCA_SUCCESS && (prefix.payload_len > len || (req.op == SWNIC_REQ_READ && req.len > len))) {
+	if (err == DOCA_SUCCESS && ipc > 1u) {
+		snprintf(why, sizeof(why), "payload kind %u unknown", ipc);
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
+	if (err == DOCA_SUCCESS && ipc != 0 &&
+	    (len != 0 || (req.op != SWNIC_REQ_WRITE && req.op != SWNIC_REQ_WRITE_IMM) || prefix.payload_len == 0)) {
+		snprintf(why, sizeof(why), "op %u of %u bytes cannot carry a GPU memory reference", req.op, req.len);
+		err = DOCA_ERROR_INVALID_VALUE;
+	}
+	if (err == DOCA_SUCCESS && ipc == 0 &&
+	    (prefix.payload_len > len || (req.op == SWNIC_REQ_READ && req.len > len))) {
 		snprintf(why, sizeof(why), "op %u of %u bytes: over the %u bytes its slot reserves", req.op, req.len,
 			 len);
 		err = DOCA_ERROR_INVALID_VALUE;
@@ -67,8 +82,29 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 	/* As on TCP, a payload is executed only for a request its header admits. */
 	if (prefix.payload_len > 0)
 		swnic_fabric_check_header(f, &req, &verdict);
+	if (verdict.status == SWNIC_RESP_ACK && ipc != 0) {
+		/* The requester's GPU memory, mapped only for a request its header admits. */
+		err = swnic_ipc_map(&ipc_ref, prefix.payload_len, &ipc_payload, &ipc_map, why, sizeof(why));
+		if (err == DOCA_ERROR_INVALID_VALUE) {
+			shm_reject(sc, why);
+			return false;
+		}
+		if (err != DOCA_SUCCESS) {
+			/* This process cannot reach that GPU: the requester learns it as a failed operation. */
+			OGDA_LOG_ERR("%s: fabric: GPU payload from %s: %s; the requester can send such payloads as bytes "
+				     "with %s=0",
+				     f->nic->name, sc->peer, why, SWNIC_ENV_IPC);
+			verdict.status = SWNIC_RESP_NAK_REMOTE_OP;
+		}
+	}
 	if (verdict.status != SWNIC_RESP_ACK) {
 		resp.status = verdict.status;
+	} else if (ipc != 0) {
+		req.payload = ipc_payload;
+		req.payload_kind = OGDA_MEM_GPU;
+		swnic_fabric_respond(f->nic, f, &req, &resp, NULL);
+		swnic_ipc_unmap(ipc_map);
+		atomic_fetch_add(&f->stats.ipc_payloads_served, 1);
 	} else {
 		req.payload = prefix.payload_len > 0 ? data : NULL;
 		swnic_fabric_respond(f->nic, f, &req, &resp, req.op == SWNIC_REQ_READ ? data : NULL);

@@ -36,4 +36,10 @@ void swnic_mr_view(const struct swnic_mr *mr, struct swnic_mr *view);
  */
 doca_error_t swnic_mr_drain(struct swnic *nic, struct swnic_mr *mr, uint32_t key);
 
+#ifdef OGDA_HAVE_CUDA_H
+#include "core/cuda_drv.h"
+/* swnic_memcpy.c: the primary context of GPU ordinal (retained once, kept for the process). */
+doca_error_t swnic_cuda_primary_ctx(const struct ogda_cuda_drv *drv, int ordinal, CUcontext *ctx);
+#endif
+
 #endif /* OGDA_SWNIC_MEM_INT_H_ */

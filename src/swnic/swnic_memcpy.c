@@ -11,6 +11,7 @@
  * thread exits. Copies are synchronous on return: the caller may publish a CQE right after.
  */
 #include "swnic/swnic.h"
+#include "swnic/swnic_mem_int.h"
 
 #include "core/cuda_drv.h"
 #include "core/log.h"
@@ -76,12 +77,16 @@ static const char *cu_err_name(const struct ogda_cuda_drv *drv, CUresult rc)
 	return name;
 }
 
-static doca_error_t primary_ctx_get(const struct ogda_cuda_drv *drv, int ordinal, CUcontext *ctx)
+doca_error_t swnic_cuda_primary_ctx(const struct ogda_cuda_drv *drv, int ordinal, CUcontext *ctx)
 {
 	doca_error_t ret = DOCA_SUCCESS;
 	CUdevice dev;
 	CUresult rc;
 
+	if (ordinal < 0 || ordinal >= SWNIC_COPY_MAX_DEVICES) {
+		OGDA_LOG_ERR("GPU ordinal %d is outside the %d devices supported", ordinal, SWNIC_COPY_MAX_DEVICES);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	pthread_mutex_lock(&primary_lock);
 	if (primary_ctx[ordinal] == NULL) {
 		rc = drv->device_get(&dev, ordinal);
@@ -125,7 +130,7 @@ static doca_error_t thread_stream_get(const struct ogda_cuda_drv *drv, int ordin
 		}
 	}
 	if (s->stream[ordinal] == NULL) {
-		ret = primary_ctx_get(drv, ordinal, &s->ctx[ordinal]);
+		ret = swnic_cuda_primary_ctx(drv, ordinal, &s->ctx[ordinal]);
 		if (ret != DOCA_SUCCESS)
 			return ret;
 		/* A stream belongs to the context current when it is created. */

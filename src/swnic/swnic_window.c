@@ -149,7 +149,7 @@ static enum swnic_exec_status step_oldest(struct swnic_window *w, const struct s
 		/* Go back: everything behind x is resent after it, once all sent so far has answered. */
 		swnic_fabric_pipe_reset(&w->pipe, true);
 		for (i = 1; i < w->count; i++)
-			nth(w, i)->posted = false;
+			swnic_exec_req_unpost(nth(w, i));
 	}
 	return st;
 }

@@ -215,6 +215,106 @@ static void shm_rejects_a_bad_header(void **state)
 	ffx_destroy(&b);
 }
 
+/* Posts request 1 on channel m: req's header, the slot's data range and IPC fields as given. */
+static void post_slot(int fd, struct swnic_shm_map *m, const struct swnic_req *req, uint32_t data_len, uint32_t ipc,
+		      const struct swnic_ipc_ref *ref)
+{
+	uint8_t hdr[SWNIC_FRAME_REQ_HDR_LEN];
+	struct swnic_shm_slot *slot = swnic_shm_slot_of(m->ctl, 1);
+
+	assert_int_equal(swnic_frame_encode_req(1, req, SWNIC_FABRIC_MAX_MSG_CAP, hdr), DOCA_SUCCESS);
+	memcpy(slot->req_hdr, hdr, sizeof(hdr));
+	slot->data_off = 0;
+	slot->data_len = data_len;
+	slot->ipc = ipc;
+	if (ref != NULL)
+		slot->ipc_ref = *ref;
+	swnic_shm_post(&m->ctl->req_seq, &m->ctl->server_sleeping, 1, fd);
+}
+
+/* A GPU memory reference on anything but a WRITE, or of an unknown kind: the channel is closed unexecuted. */
+static void shm_rejects_bad_gpu_references(void **state)
+{
+	struct swnic_req rd = ffx_req(SWNIC_REQ_READ, 0, 64);
+	struct swnic_req wr = ffx_req(SWNIC_REQ_WRITE, 0, 64);
+	struct swnic_ipc_ref ref;
+	struct swnic_shm_map m;
+	struct ffx b;
+	int fd;
+
+	(void)state;
+	memset(&ref, 0, sizeof(ref));
+	strcpy(ref.bus_id, "0000:00:00.0");
+
+	fd = offer_channel(&b, &m); /* a READ claiming a GPU payload */
+	post_slot(fd, &m, &rd, 64, 1, &ref);
+	assert_true(ffx_peer_closed(fd, 5000));
+	assert_true(rejected_after(&b, 1) == 1);
+	assert_int_equal(atomic_load(&m.ctl->resp_seq), 0);
+	close(fd);
+	swnic_shm_unmap(&m);
+	ffx_destroy(&b);
+
+	fd = offer_channel(&b, &m); /* a payload kind nobody defined */
+	wr.payload = m.data;
+	post_slot(fd, &m, &wr, 64, 2, &ref);
+	assert_true(ffx_peer_closed(fd, 5000));
+	assert_true(rejected_after(&b, 1) == 1);
+	close(fd);
+	swnic_shm_unmap(&m);
+	ffx_destroy(&b);
+
+	fd = offer_channel(&b, &m); /* a reference that also reserves data: one or the other */
+	post_slot(fd, &m, &wr, 64, 1, &ref);
+	assert_true(ffx_peer_closed(fd, 5000));
+	assert_true(rejected_after(&b, 1) == 1);
+	assert_int_equal(atomic_load(&b.calls), 0);
+	close(fd);
+	swnic_shm_unmap(&m);
+	ffx_destroy(&b);
+}
+
+/*
+ * A WRITE whose GPU memory reference this process cannot open (here: no such GPU, or no
+ * driver at all) is answered as a failed operation (REMOTE_OP), never executed, and the
+ * channel goes on serving.
+ */
+static void shm_unopenable_gpu_reference_is_a_remote_op_error(void **state)
+{
+	struct swnic_req wr = ffx_req(SWNIC_REQ_WRITE, 0, 64);
+	uint8_t rhdr[SWNIC_FRAME_RESP_HDR_LEN];
+	struct swnic_frame_prefix prefix;
+	char why[SWNIC_FRAME_WHY_LEN];
+	struct swnic_ipc_ref ref;
+	struct swnic_resp resp;
+	struct swnic_shm_map m;
+	uint64_t t0;
+	struct ffx b;
+	int fd;
+
+	(void)state;
+	memset(&ref, 0x5a, sizeof(ref)); /* not a handle any driver made */
+	strcpy(ref.bus_id, "ffff:ff:1f.7");
+	fd = offer_channel(&b, &m);
+	wr.payload = m.data;
+	post_slot(fd, &m, &wr, 0, 1, &ref);
+	t0 = ffx_now_ns();
+	while (atomic_load(&m.ctl->resp_seq) != 1 && ffx_ms_since(t0) < 10000)
+		usleep(1000);
+	assert_int_equal(atomic_load(&m.ctl->resp_seq), 1);
+	memcpy(rhdr, swnic_shm_slot_of(m.ctl, 1)->resp_hdr, sizeof(rhdr));
+	assert_int_equal(swnic_frame_decode_resp(rhdr, sizeof(rhdr), SWNIC_FABRIC_MAX_MSG_CAP, &prefix, &resp, why,
+						 sizeof(why)),
+			 DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NAK_REMOTE_OP);
+	assert_int_equal(atomic_load(&b.calls), 0);
+	assert_true(ffx_stats(&b).ipc_payloads_served == 0);
+	assert_true(ffx_stats(&b).frames_rejected == 0);
+	close(fd);
+	swnic_shm_unmap(&m);
+	ffx_destroy(&b);
+}
+
 /* A stranger's channel that never asks anything is closed at the handshake deadline (300 ms here). */
 static void shm_idle_stranger_is_closed(void **state)
 {
@@ -256,6 +356,8 @@ int main(void)
 		cmocka_unit_test(shm_checks_the_shared_secret),
 		cmocka_unit_test(shm_refuses_bad_offers),
 		cmocka_unit_test(shm_rejects_a_bad_header),
+		cmocka_unit_test(shm_rejects_bad_gpu_references),
+		cmocka_unit_test(shm_unopenable_gpu_reference_is_a_remote_op_error),
 		cmocka_unit_test(shm_idle_stranger_is_closed),
 		cmocka_unit_test(shm_fits_the_channel_or_takes_tcp),
 	};
