@@ -48,6 +48,11 @@ static void drv_load(void)
 		{"cuIpcOpenMemHandle_v2", (void **)&drv.ipc_open_mem_handle, true},
 		{"cuIpcCloseMemHandle", (void **)&drv.ipc_close_mem_handle, true},
 		{"cuMemGetAddressRange_v2", (void **)&drv.mem_get_address_range, true},
+		{"cuStreamQuery", (void **)&drv.stream_query, true},
+		{"cuEventCreate", (void **)&drv.event_create, true},
+		{"cuEventRecord", (void **)&drv.event_record, true},
+		{"cuEventQuery", (void **)&drv.event_query, true},
+		{"cuEventDestroy_v2", (void **)&drv.event_destroy, true},
 	};
 	struct ogda_runtime_lib_info info;
 	const char *name = NULL;

@@ -53,6 +53,12 @@ struct ogda_cuda_drv {
 	CUresult (*ipc_open_mem_handle)(CUdeviceptr *dptr, CUipcMemHandle handle, unsigned int flags);
 	CUresult (*ipc_close_mem_handle)(CUdeviceptr dptr);
 	CUresult (*mem_get_address_range)(CUdeviceptr *base, size_t *size, CUdeviceptr dptr);
+	/* Deferred copies (swnic_mem_defer.c); optional: NULL when missing. */
+	CUresult (*stream_query)(CUstream stream);
+	CUresult (*event_create)(CUevent *event, unsigned int flags);
+	CUresult (*event_record)(CUevent event, CUstream stream);
+	CUresult (*event_query)(CUevent event);
+	CUresult (*event_destroy)(CUevent event);
 	/* Optional (drivers from CUDA 11.7 on): NULL when the driver lacks it. */
 	CUresult (*mem_get_handle_for_address_range)(void *handle, CUdeviceptr dptr, size_t size,
 						     CUmemRangeHandleType type, unsigned long long flags);

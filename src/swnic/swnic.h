@@ -273,6 +273,12 @@ struct swnic_req {
 	 * it to its pipe that way, and a shared-memory server gives the responder the mapping.
 	 */
 	uint8_t payload_kind;
+	/*
+	 * A WRITE's GPU-to-GPU copy may still run when the responder returns: the caller settles
+	 * it (swnic_mem_deferred_settle) before the answer leaves. Set only by a shared-memory
+	 * server for the plain WRITEs it serves in order.
+	 */
+	bool defer_copy;
 };
 
 struct swnic_resp {

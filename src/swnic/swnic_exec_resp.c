@@ -206,6 +206,11 @@ static uint8_t do_write(struct swnic *nic, struct swnic_qp *qp, const struct swn
 	v = check_rkey(nic, qp, req, req->len, &h);
 	if (v != SWNIC_RESP_ACK)
 		return v;
+	if (req->defer_copy && req->payload_kind == OGDA_MEM_GPU && h.mr.kind == OGDA_MEM_GPU) {
+		/* Lands before the answer leaves (the caller settles it); the hold goes with the copy. */
+		err = swnic_mem_copy_deferred((void *)(uintptr_t)req->raddr, req->payload, req->len, &h);
+		return copy_verdict(nic, qp, err);
+	}
 	err = swnic_mem_copy_held((void *)(uintptr_t)req->raddr, h.mr.kind, req->payload,
 				  (enum ogda_mem_kind)req->payload_kind, req->len, &h, NULL);
 	swnic_mr_unhold(&h);

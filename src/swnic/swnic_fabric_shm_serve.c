@@ -11,6 +11,8 @@
 #include "swnic/swnic_fabric_shm.h"
 
 #include "core/log.h"
+#include "swnic/swnic_mem_access.h"
+#include "swnic/swnic_mem_int.h"
 #include "swnic/swnic_sock.h"
 
 #include <stdio.h>
@@ -26,8 +28,81 @@ static void shm_reject(struct swnic_server_conn *sc, const char *why)
 		     sc->peer, why);
 }
 
+/*
+ * Answers written into their slots but not published yet: GPU-to-GPU copies of WRITEs by
+ * reference may still run (swnic_mem_defer.c), and an answer leaves only once its bytes
+ * have landed. Copies end in the order they started, so the answers are published in order
+ * up to the oldest request whose copy still runs.
+ */
+struct held_answers {
+	unsigned shown;                                  /* resp_seq as published */
+	unsigned answered;                               /* the last request answered in its slot */
+	unsigned copying[SWNIC_SHM_SLOTS];               /* requests whose copies run, oldest first */
+	unsigned copy_head, copies;
+	uint64_t request_id[SWNIC_SHM_SLOTS];            /* of each request answered, by slot */
+	struct swnic_ipc_map *map[SWNIC_SHM_SLOTS];      /* the mapping its copy reads, until it ended */
+};
+
+static unsigned slot_index(unsigned seq)
+{
+	return (seq - 1u) % SWNIC_SHM_SLOTS;
+}
+
+/* n copies ended (failed: one of them failed): their answers become final, NAKs if they failed. */
+static void copies_ended(struct swnic_server_conn *sc, struct swnic_shm_map *m, struct held_answers *ha, unsigned n,
+			 bool failed)
+{
+	struct swnic_fabric *f = sc->fabric;
+
+	while (n-- > 0 && ha->copies > 0) {
+		unsigned s = ha->copying[ha->copy_head], k = slot_index(s);
+
+		ha->copy_head = (ha->copy_head + 1u) % SWNIC_SHM_SLOTS;
+		ha->copies--;
+		if (failed) {
+			struct swnic_resp nak = {.status = SWNIC_RESP_NAK_REMOTE_OP};
+			uint8_t rhdr[SWNIC_FRAME_RESP_HDR_LEN];
+
+			OGDA_LOG_ERR("%s: fabric: a GPU copy for %s failed: its WRITE is answered REMOTE_OP", f->nic->name,
+				     sc->peer);
+			if (swnic_frame_encode_resp(ha->request_id[k], &nak, f->max_msg, rhdr) == DOCA_SUCCESS)
+				memcpy(swnic_shm_slot_of(m->ctl, s)->resp_hdr, rhdr, sizeof(rhdr));
+		}
+	}
+}
+
+/* Publishes every answer before the oldest copy still running, releasing their mappings. */
+static void publish(struct swnic_server_conn *sc, struct swnic_shm_map *m, struct held_answers *ha)
+{
+	unsigned upto = ha->copies > 0 ? ha->copying[ha->copy_head] - 1u : ha->answered;
+	unsigned s;
+
+	if (upto == ha->shown)
+		return;
+	for (s = ha->shown + 1u; s != upto + 1u; s++) {
+		swnic_ipc_unmap(ha->map[slot_index(s)]);
+		ha->map[slot_index(s)] = NULL;
+	}
+	swnic_shm_post(&m->ctl->resp_seq, &m->ctl->client_sleeping, upto, sc->fd);
+	ha->shown = upto;
+}
+
+/* Looks (wait: waits) for ended copies and publishes what they allow. */
+static void progress(struct swnic_server_conn *sc, struct swnic_shm_map *m, struct held_answers *ha, bool wait)
+{
+	bool failed = false;
+	unsigned n;
+
+	if (ha->copies > 0) {
+		n = wait ? swnic_mem_deferred_settle(&failed) : swnic_mem_deferred_reap(&failed);
+		copies_ended(sc, m, ha, n, failed);
+	}
+	publish(sc, m, ha);
+}
+
 /* Serves request number seq from its slot. false: the channel is finished. */
-static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m, unsigned seq)
+static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m, unsigned seq,
+			  struct held_answers *ha)
 {
 	struct swnic_fabric *f = sc->fabric;
 	struct swnic_shm_slot *slot = swnic_shm_slot_of(m->ctl, seq);
@@ -42,6 +117,7 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 	struct swnic_ipc_map *ipc_map = NULL;
 	void *ipc_payload = NULL;
 	uint32_t off, len, ipc;
+	unsigned pending;
 	uint8_t *data;
 	doca_error_t err;
 
@@ -97,13 +173,18 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 			verdict.status = SWNIC_RESP_NAK_REMOTE_OP;
 		}
 	}
+	/* Only a plain WRITE by reference may leave its copy running; anything else sees every byte landed. */
+	if (!(verdict.status == SWNIC_RESP_ACK && ipc != 0 && req.op == SWNIC_REQ_WRITE))
+		progress(sc, m, ha, true);
+	pending = swnic_mem_deferred_pending();
 	if (verdict.status != SWNIC_RESP_ACK) {
 		resp.status = verdict.status;
 	} else if (ipc != 0) {
 		req.payload = ipc_payload;
 		req.payload_kind = OGDA_MEM_GPU;
+		req.defer_copy = req.op == SWNIC_REQ_WRITE;
 		swnic_fabric_respond(f->nic, f, &req, &resp, NULL);
-		swnic_ipc_unmap(ipc_map);
+		ha->map[slot_index(seq)] = ipc_map; /* unmapped when its answer is published */
 		atomic_fetch_add(&f->stats.ipc_payloads_served, 1);
 	} else {
 		req.payload = prefix.payload_len > 0 ? data : NULL;
@@ -115,10 +196,17 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 	err = swnic_frame_encode_resp(prefix.request_id, &resp, f->max_msg, rhdr);
 	if (err != DOCA_SUCCESS) {
 		shm_reject(sc, "the response does not encode");
-		return false;
+		return false; /* the mapping is released with the held answers */
 	}
 	memcpy(slot->resp_hdr, rhdr, sizeof(rhdr));
-	swnic_shm_post(&m->ctl->resp_seq, &m->ctl->client_sleeping, seq, sc->fd);
+	ha->request_id[slot_index(seq)] = prefix.request_id;
+	ha->answered = seq;
+	if (swnic_mem_deferred_pending() > pending) { /* its copy runs on: answered when it has ended */
+		ha->copying[(ha->copy_head + ha->copies) % SWNIC_SHM_SLOTS] = seq;
+		ha->copies++;
+	}
+	if (ha->copies % 4u == 0) /* now and then while busy: each look is a driver call */
+		progress(sc, m, ha, false);
 	return true;
 }
 
@@ -128,7 +216,8 @@ void swnic_fabric_shm_serve(struct swnic_server_conn *sc)
 	char why[SWNIC_FRAME_WHY_LEN];
 	struct swnic_shm_map m;
 	unsigned seq = 0; /* the last request answered; a fresh channel is zero, the peer may post before we look */
-	unsigned posted;
+	struct held_answers ha;
+	unsigned posted, k;
 	doca_error_t err;
 	int memfd;
 
@@ -148,10 +237,23 @@ void swnic_fabric_shm_serve(struct swnic_server_conn *sc)
 		return;
 	}
 	OGDA_LOG_DBG("%s: fabric: shared-memory channel from %s", f->nic->name, sc->peer);
+	memset(&ha, 0, sizeof(ha));
+	swnic_mem_copy_keep_context(); /* this thread is the NIC's own */
 	for (;;) {
 		uint64_t deadline = atomic_load(&sc->trusted) ? SWNIC_SOCK_NO_DEADLINE : sc->handshake_deadline;
 
-		err = swnic_shm_wait(&m.ctl->req_seq, seq, &m.ctl->server_sleeping, sc->fd, deadline, &f->poll);
+		if (ha.shown != seq) {
+			/* Answers wait for their copies: take new requests meanwhile, publish as they end. */
+			if (atomic_load_explicit(&m.ctl->req_seq, memory_order_acquire) == seq) {
+				swnic_mem_deferred_mark(); /* nothing more to start: the newest copy's end shows */
+				progress(sc, &m, &ha, false);
+				continue;
+			}
+			err = DOCA_SUCCESS;
+		} else {
+			err = swnic_shm_wait(&m.ctl->req_seq, seq, &m.ctl->server_sleeping, sc->fd, deadline,
+					     &f->poll);
+		}
 		if (err == DOCA_ERROR_TIME_OUT) {
 			atomic_fetch_add(&f->stats.conns_timed_out, 1);
 			OGDA_LOG_WARN("%s: fabric: %s completed no exchange within the handshake deadline; closing the channel",
@@ -168,10 +270,18 @@ void swnic_fabric_shm_serve(struct swnic_server_conn *sc)
 			break;
 		}
 		/* In order, each answered as soon as it is done: the requester retires the first early. */
-		while (seq != posted && serve_request(sc, &m, seq + 1u))
+		while (seq != posted && serve_request(sc, &m, seq + 1u, &ha))
 			seq++;
 		if (seq != posted)
 			break;
 	}
+	/* No copy outlives the channel's mapping of the peer's memory. */
+	if (ha.copies > 0) {
+		bool failed = false;
+
+		(void)swnic_mem_deferred_settle(&failed);
+	}
+	for (k = 0; k < SWNIC_SHM_SLOTS; k++)
+		swnic_ipc_unmap(ha.map[k]);
 	swnic_shm_unmap(&m);
 }

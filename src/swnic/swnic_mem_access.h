@@ -50,4 +50,34 @@ bool swnic_mr_hold_valid(const struct swnic_mr_hold *h);
 doca_error_t swnic_mem_copy_held(void *dst, enum ogda_mem_kind dst_kind, const void *src, enum ogda_mem_kind src_kind,
 				 size_t len, const struct swnic_mr_hold *a, const struct swnic_mr_hold *b);
 
+/*
+ * Deferred GPU-to-GPU copies (swnic_mem_defer.c), for a thread that answers many requests in
+ * order (a shared-memory channel's server): a copy may still run when its request has been
+ * executed, as long as its answer waits until the copy has ended. Each copy keeps its
+ * target's MR held until then, so deregistration still waits for the bytes to land. The
+ * copies of a thread end in the order they were started (one stream per GPU).
+ */
+#define SWNIC_MEM_DEFER_MAX 32u
+
+/*
+ * Copies len bytes from GPU memory src to GPU memory dst (the range h holds) and takes over
+ * the hold (h is left empty, even on failure). The copy is deferred — queued on the calling
+ * thread's stream, swnic_mem_deferred_pending() one higher — unless SWNIC_MEM_DEFER_MAX are
+ * pending or the pending ones run on another GPU: then it is done before the return. Errors:
+ * NOT_FOUND (the MR was revoked: nothing copied), swnic_mem_copy's.
+ */
+doca_error_t swnic_mem_copy_deferred(void *dst, const void *src, size_t len, struct swnic_mr_hold *h);
+/* Puts a mark behind the newest pending copy (reap can only see copies up to a mark end). */
+void swnic_mem_deferred_mark(void);
+/* Copies of the calling thread started and not yet found ended. */
+unsigned swnic_mem_deferred_pending(void);
+/*
+ * Finds how many of the oldest pending copies have ended (looks, never waits; a copy is seen
+ * ended once a mark behind it has been passed), releases their holds and returns that many. *failed: one of them failed (logged): the requests they
+ * served must not be answered as successful.
+ */
+unsigned swnic_mem_deferred_reap(bool *failed);
+/* Waits for every pending copy; returns how many there were (*failed as for reap). */
+unsigned swnic_mem_deferred_settle(bool *failed);
+
 #endif /* OGDA_SWNIC_MEM_ACCESS_H_ */

@@ -36,6 +36,30 @@ void swnic_mr_view(const struct swnic_mr *mr, struct swnic_mr *view);
  */
 doca_error_t swnic_mr_drain(struct swnic *nic, struct swnic_mr *mr, uint32_t key);
 
+/*
+ * swnic_memcpy.c: starts a copy of len bytes on the calling thread's stream of dst's GPU and
+ * returns once it is queued (*ordinal: that GPU). Without CUDA headers: a failed copy.
+ */
+doca_error_t swnic_gpu_copy_async(void *dst, const void *src, size_t len, int *ordinal);
+/*
+ * Whether the calling thread's copies on GPU ordinal have all ended (*done); block: waits for
+ * them. DOCA_ERROR_DRIVER when one failed (logged).
+ */
+doca_error_t swnic_gpu_stream_wait(int ordinal, bool block, bool *done);
+/*
+ * The calling thread belongs to the NIC (a fabric server thread): the context its GPU copies
+ * make current stays current between them instead of being switched back each time.
+ */
+void swnic_mem_copy_keep_context(void);
+/* Marks a thread has per GPU: a deferred copy's end is known by the mark recorded after it. */
+#define SWNIC_GPU_MARKS 32u
+/*
+ * query false: records mark k on the calling thread's stream of GPU ordinal, behind the
+ * copies queued so far. query true: *reached tells whether the stream has passed it.
+ * DOCA_ERROR_NOT_SUPPORTED: the driver has no events (callers wait for the whole stream).
+ */
+doca_error_t swnic_gpu_stream_mark(int ordinal, unsigned k, bool query, bool *reached);
+
 #ifdef OGDA_HAVE_CUDA_H
 #include "core/cuda_drv.h"
 /* swnic_memcpy.c: the primary context of GPU ordinal (retained once, kept for the process). */

@@ -34,11 +34,12 @@ static bool mem_kind_valid(enum ogda_mem_kind kind)
 static pthread_mutex_t primary_lock = PTHREAD_MUTEX_INITIALIZER;
 static CUcontext primary_ctx[SWNIC_COPY_MAX_DEVICES];
 
-/* One calling thread's streams, by device ordinal. */
+/* One calling thread's streams, by device ordinal, and the marks on them (swnic_gpu_stream_mark). */
 struct copy_streams {
 	const struct ogda_cuda_drv *drv;
 	CUstream stream[SWNIC_COPY_MAX_DEVICES];
 	CUcontext ctx[SWNIC_COPY_MAX_DEVICES];
+	CUevent *mark[SWNIC_COPY_MAX_DEVICES]; /* SWNIC_GPU_MARKS events, made on first use */
 };
 
 static pthread_once_t streams_key_once = PTHREAD_ONCE_INIT;
@@ -54,10 +55,17 @@ static void copy_streams_destroy(void *arg)
 	if (s->drv->ctx_get_current(&prev) != CUDA_SUCCESS)
 		prev = NULL;
 	for (i = 0; i < SWNIC_COPY_MAX_DEVICES; i++) {
+		unsigned k;
+
 		if (s->stream[i] == NULL)
 			continue;
-		if (s->drv->ctx_set_current(s->ctx[i]) == CUDA_SUCCESS)
-			s->drv->stream_destroy(s->stream[i]);
+		if (s->drv->ctx_set_current(s->ctx[i]) != CUDA_SUCCESS)
+			continue;
+		for (k = 0; s->mark[i] != NULL && k < SWNIC_GPU_MARKS; k++)
+			if (s->mark[i][k] != NULL)
+				s->drv->event_destroy(s->mark[i][k]);
+		free(s->mark[i]);
+		s->drv->stream_destroy(s->stream[i]);
 	}
 	s->drv->ctx_set_current(prev);
 	free(s);
@@ -75,6 +83,22 @@ static const char *cu_err_name(const struct ogda_cuda_drv *drv, CUresult rc)
 	if (drv->get_error_name(rc, &name) != CUDA_SUCCESS || name == NULL)
 		return "unknown CUDA error";
 	return name;
+}
+
+/* Set by swnic_mem_copy_keep_context: the thread is the NIC's own, its copy context stays current. */
+static _Thread_local bool keep_ctx;
+
+/* Makes ctx current unless it is; the previous context is restored by ctx_back. */
+static CUresult ctx_to(const struct ogda_cuda_drv *drv, CUcontext ctx, CUcontext prev)
+{
+	return prev == ctx ? CUDA_SUCCESS : drv->ctx_set_current(ctx);
+}
+
+static void ctx_back(const struct ogda_cuda_drv *drv, CUcontext ctx, CUcontext prev)
+{
+	/* The NIC's own threads keep it: two driver calls fewer per copy. */
+	if (prev != ctx && !(keep_ctx && prev == NULL))
+		drv->ctx_set_current(prev);
 }
 
 doca_error_t swnic_cuda_primary_ctx(const struct ogda_cuda_drv *drv, int ordinal, CUcontext *ctx)
@@ -148,7 +172,13 @@ static doca_error_t thread_stream_get(const struct ogda_cuda_drv *drv, int ordin
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t gpu_copy(void *dst, const void *src, const void *gpu_side, size_t len)
+/*
+ * Copies len bytes on the calling thread's stream of gpu_side's device; wait: returns once
+ * they have landed, else as soon as the copy is queued (*ordinal: the device, for
+ * swnic_gpu_stream_wait).
+ */
+static doca_error_t gpu_copy_on_stream(void *dst, const void *src, const void *gpu_side, size_t len, bool wait,
+				       int *ordinal_out)
 {
 	const struct ogda_cuda_drv *drv = NULL;
 	CUcontext prev = NULL, ctx = NULL;
@@ -177,26 +207,166 @@ static doca_error_t gpu_copy(void *dst, const void *src, const void *gpu_side, s
 		prev = NULL;
 	ret = thread_stream_get(drv, ordinal, &ctx, &stream);
 	if (ret == DOCA_SUCCESS) {
-		rc = drv->ctx_set_current(ctx);
+		rc = ctx_to(drv, ctx, prev);
 		if (rc == CUDA_SUCCESS)
 			rc = drv->memcpy_async((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, len, stream);
-		if (rc == CUDA_SUCCESS)
+		if (rc == CUDA_SUCCESS && wait)
 			rc = drv->stream_synchronize(stream);
 		if (rc != CUDA_SUCCESS) {
 			OGDA_LOG_ERR("GPU copy of %zu bytes %p -> %p failed: %s", len, src, dst, cu_err_name(drv, rc));
 			ret = DOCA_ERROR_DRIVER;
 		}
 	}
-	drv->ctx_set_current(prev);
+	ctx_back(drv, ctx, prev);
+	if (ordinal_out != NULL)
+		*ordinal_out = ordinal;
 	return ret;
 }
+
+static doca_error_t gpu_copy(void *dst, const void *src, const void *gpu_side, size_t len)
+{
+	return gpu_copy_on_stream(dst, src, gpu_side, len, true, NULL);
+}
+
+doca_error_t swnic_gpu_copy_async(void *dst, const void *src, size_t len, int *ordinal)
+{
+	if (dst == NULL || src == NULL || ordinal == NULL || len == 0) {
+		OGDA_LOG_ERR("GPU copy: bad argument (dst %p, src %p, %zu bytes)", dst, src, len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return gpu_copy_on_stream(dst, src, dst, len, false, ordinal);
+}
+
+doca_error_t swnic_gpu_stream_wait(int ordinal, bool block, bool *done)
+{
+	const struct ogda_cuda_drv *drv = NULL;
+	CUcontext prev = NULL, ctx = NULL;
+	CUstream stream = NULL;
+	doca_error_t ret;
+	CUresult rc;
+
+	*done = false;
+	if (ordinal < 0 || ordinal >= SWNIC_COPY_MAX_DEVICES || ogda_cuda_drv_get(&drv) != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("GPU stream wait: no stream on GPU %d", ordinal);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (drv->ctx_get_current(&prev) != CUDA_SUCCESS)
+		prev = NULL;
+	ret = thread_stream_get(drv, ordinal, &ctx, &stream);
+	if (ret == DOCA_SUCCESS) {
+		rc = ctx_to(drv, ctx, prev);
+		if (rc == CUDA_SUCCESS)
+			rc = block || drv->stream_query == NULL ? drv->stream_synchronize(stream) : drv->stream_query(stream);
+		if (rc == CUDA_SUCCESS) {
+			*done = true;
+		} else if (rc != CUDA_ERROR_NOT_READY) {
+			OGDA_LOG_ERR("GPU copies on GPU %d failed: %s", ordinal, cu_err_name(drv, rc));
+			ret = DOCA_ERROR_DRIVER;
+		}
+	}
+	ctx_back(drv, ctx, prev);
+	return ret;
+}
+
+/* The calling thread's mark k on GPU ordinal, made on first use (NULL: failed, logged). */
+static CUevent mark_get(const struct ogda_cuda_drv *drv, struct copy_streams *s, int ordinal, unsigned k)
+{
+	CUresult rc;
+
+	if (s->mark[ordinal] == NULL) {
+		s->mark[ordinal] = calloc(SWNIC_GPU_MARKS, sizeof(CUevent));
+		if (s->mark[ordinal] == NULL) {
+			OGDA_LOG_ERR("out of memory for GPU copy marks");
+			return NULL;
+		}
+	}
+	if (s->mark[ordinal][k] == NULL) {
+		rc = drv->event_create(&s->mark[ordinal][k], CU_EVENT_DISABLE_TIMING);
+		if (rc != CUDA_SUCCESS) {
+			OGDA_LOG_ERR("cannot create a GPU copy mark: %s", cu_err_name(drv, rc));
+			s->mark[ordinal][k] = NULL;
+		}
+	}
+	return s->mark[ordinal][k];
+}
+
+doca_error_t swnic_gpu_stream_mark(int ordinal, unsigned k, bool query, bool *reached)
+{
+	const struct ogda_cuda_drv *drv = NULL;
+	CUcontext prev = NULL, ctx = NULL;
+	CUstream stream = NULL;
+	doca_error_t ret;
+	CUevent ev = NULL;
+	CUresult rc;
+
+	*reached = false;
+	if (ordinal < 0 || ordinal >= SWNIC_COPY_MAX_DEVICES || k >= SWNIC_GPU_MARKS ||
+	    ogda_cuda_drv_get(&drv) != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (drv->event_create == NULL || drv->event_record == NULL || drv->event_query == NULL ||
+	    drv->event_destroy == NULL)
+		return DOCA_ERROR_NOT_SUPPORTED;
+	if (drv->ctx_get_current(&prev) != CUDA_SUCCESS)
+		prev = NULL;
+	ret = thread_stream_get(drv, ordinal, &ctx, &stream);
+	if (ret == DOCA_SUCCESS) {
+		rc = ctx_to(drv, ctx, prev);
+		if (rc == CUDA_SUCCESS)
+			ev = mark_get(drv, pthread_getspecific(streams_key), ordinal, k);
+		if (ev == NULL)
+			ret = DOCA_ERROR_DRIVER;
+		else if (!query)
+			ret = drv->event_record(ev, stream) == CUDA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_DRIVER;
+		else if ((rc = drv->event_query(ev)) == CUDA_SUCCESS)
+			*reached = true;
+		else if (rc != CUDA_ERROR_NOT_READY)
+			ret = DOCA_ERROR_DRIVER;
+		if (ret != DOCA_SUCCESS)
+			OGDA_LOG_ERR("GPU copy mark %u on GPU %d: the %s failed", k, ordinal, query ? "query" : "record");
+	}
+	ctx_back(drv, ctx, prev);
+	return ret;
+}
+
+void swnic_mem_copy_keep_context(void)
+{
+	keep_ctx = true;
+}
+
 #else
+void swnic_mem_copy_keep_context(void)
+{
+}
+
 static doca_error_t gpu_copy(void *dst, const void *src, const void *gpu_side, size_t len)
 {
 	(void)dst;
 	(void)src;
 	(void)len;
 	OGDA_LOG_ERR("GPU memory copy at %p needs the CUDA driver: this build has no CUDA headers", gpu_side);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t swnic_gpu_copy_async(void *dst, const void *src, size_t len, int *ordinal)
+{
+	(void)ordinal;
+	return gpu_copy(dst, src, dst, len);
+}
+
+doca_error_t swnic_gpu_stream_wait(int ordinal, bool block, bool *done)
+{
+	(void)ordinal;
+	(void)block;
+	*done = true;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_gpu_stream_mark(int ordinal, unsigned k, bool query, bool *reached)
+{
+	(void)ordinal;
+	(void)k;
+	(void)query;
+	*reached = true;
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 #endif /* OGDA_HAVE_CUDA_H */
