@@ -25,6 +25,7 @@
  *    successfully, as UC has no acknowledgements.
  */
 #include "swnic/swnic_engine.h"
+#include "swnic/swnic_exec_req_int.h"
 
 #include "core/log.h"
 #include "opengda_mlx5.h"
@@ -56,27 +57,6 @@ void swnic_exec_req_reset(struct swnic_exec *x)
 	x->posted = false;
 	x->sync = false;
 	x->done = false;
-}
-
-static doca_error_t staging(struct swnic_exec *x, uint64_t len, uint8_t **out)
-{
-	if (len == 0) {
-		*out = NULL;
-		return DOCA_SUCCESS;
-	}
-	if (x->buf_cap < len) {
-		uint8_t *p = malloc((size_t)len);
-
-		if (p == NULL) {
-			OGDA_LOG_ERR("no memory for a %llu-byte staging buffer", (unsigned long long)len);
-			return DOCA_ERROR_NO_MEMORY;
-		}
-		free(x->buf);
-		x->buf = p;
-		x->buf_cap = (size_t)len;
-	}
-	*out = x->buf;
-	return DOCA_SUCCESS;
 }
 
 /* The WQE is over: hand its completion (kept in x->cpl since it started) to the engine. */
@@ -158,167 +138,6 @@ static uint64_t msg_limit(const struct swnic_qp *qp, const struct swnic_qp_attrs
 	return 1ull << lmm;
 }
 
-/* Maps a key-check failure to the vendor reason; the syndrome is always LOCAL_PROT. */
-static uint8_t lkey_vendor(doca_error_t rc)
-{
-	if (rc == DOCA_ERROR_NOT_PERMITTED)
-		return SWNIC_VSYND_LKEY_ACCESS;
-	if (rc == DOCA_ERROR_INVALID_VALUE)
-		return SWNIC_VSYND_LKEY_RANGE;
-	return SWNIC_VSYND_BAD_LKEY;
-}
-
-/*
- * Resolves the pointer segments into x->sge (inline chunks are skipped) with the given
- * local rights. Returns 0 or the vendor syndrome of a LOCAL_PROT / LOCAL_QP_OP failure
- * (*syndrome says which).
- */
-static uint8_t resolve_sges(struct swnic_qp *qp, struct swnic_exec *x, uint32_t need_access, uint8_t *syndrome)
-{
-	uint32_t i;
-
-	x->nsge = 0;
-	for (i = 0; i < x->wqe.ndata; i++) {
-		const struct prm_wqe_data *d = &x->wqe.data[i];
-		struct swnic_mr mr;
-		doca_error_t rc;
-
-		if (d->kind != PRM_WQE_DATA_PTR)
-			continue;
-		if (x->nsge == SWNIC_MAX_SGE) {
-			*syndrome = OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-			return SWNIC_VSYND_TOO_MANY_SGE;
-		}
-		x->sge[x->nsge].addr = d->addr;
-		x->sge[x->nsge].len = d->byte_count;
-		x->sge[x->nsge].lkey = d->lkey;
-		x->sge[x->nsge].kind = OGDA_MEM_HOST;
-		if (d->byte_count != 0) {
-			rc = swnic_mr_resolve(qp->nic, d->lkey, false, qp->pd, d->addr, d->byte_count, need_access, &mr);
-			if (rc != DOCA_SUCCESS) {
-				*syndrome = OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-				return lkey_vendor(rc);
-			}
-			x->sge[x->nsge].kind = mr.kind;
-		}
-		x->nsge++;
-	}
-	return 0;
-}
-
-static uint64_t data_total(const struct prm_wqe *w)
-{
-	uint64_t total = 0;
-	uint32_t i;
-
-	for (i = 0; i < w->ndata; i++)
-		total += w->data[i].byte_count;
-	return total;
-}
-
-/*
- * Moves n bytes between local buffer g and host memory other (to_sge: into g) with g's MR
- * held for the copy. 0 or the vendor syndrome of the LOCAL_PROT failure.
- */
-static uint8_t sge_copy(struct swnic_qp *qp, const struct swnic_sge *g, void *other, uint64_t n, bool to_sge)
-{
-	struct swnic_mr_hold h;
-	doca_error_t rc;
-
-	rc = swnic_mr_hold(qp->nic, g->lkey, false, qp->pd, g->addr, n, to_sge ? OGDA_ACCESS_LOCAL_WRITE : 0u, &h);
-	if (rc != DOCA_SUCCESS)
-		return lkey_vendor(rc);
-	if (to_sge)
-		rc = swnic_mem_copy_held((void *)(uintptr_t)g->addr, h.mr.kind, other, OGDA_MEM_HOST, (size_t)n, &h, NULL);
-	else
-		rc = swnic_mem_copy_held(other, OGDA_MEM_HOST, (const void *)(uintptr_t)g->addr, h.mr.kind, (size_t)n, &h,
-					 NULL);
-	swnic_mr_unhold(&h);
-	if (rc == DOCA_ERROR_NOT_FOUND) /* deregistered during the copy */
-		return SWNIC_VSYND_BAD_LKEY;
-	return rc == DOCA_SUCCESS ? 0 : SWNIC_VSYND_LOCAL_COPY;
-}
-
-/* Copies the whole payload into staging memory (host). 0 or a LOCAL_PROT vendor syndrome. */
-static uint8_t gather_copy(struct swnic_qp *qp, struct swnic_exec *x)
-{
-	const struct prm_wqe *w = &x->wqe;
-	uint32_t i, s = 0;
-	uint64_t off = 0;
-	uint8_t *dst = NULL;
-	uint8_t vendor;
-
-	x->payload_is_sge = false;
-	x->req.payload_kind = OGDA_MEM_HOST;
-	if (staging(x, x->total, &dst) != DOCA_SUCCESS)
-		return SWNIC_VSYND_LOCAL_COPY;
-	for (i = 0; i < w->ndata; i++) {
-		const struct prm_wqe_data *d = &w->data[i];
-
-		if (d->byte_count == 0) {
-			if (d->kind == PRM_WQE_DATA_PTR)
-				s++;
-			continue;
-		}
-		if (d->kind == PRM_WQE_DATA_INLINE) {
-			memcpy(dst + off, w->bytes + d->inline_offset, d->byte_count);
-		} else {
-			vendor = sge_copy(qp, &x->sge[s++], dst + off, d->byte_count, false);
-			if (vendor != 0)
-				return vendor;
-		}
-		off += d->byte_count;
-	}
-	x->req.payload = dst;
-	return 0;
-}
-
-/*
- * Builds the outgoing payload of WRITE / SEND: points at it when it is one piece of host
- * memory (whose MR each attempt then holds) or, with gpu_in_place (WRITEs), one piece of GPU
- * memory (which a pipe may send by reference, swnic_ipc.h; else it is copied when it is
- * sent), otherwise copies. 0 or a LOCAL_PROT vendor syndrome.
- */
-static uint8_t gather(struct swnic_qp *qp, struct swnic_exec *x, bool gpu_in_place)
-{
-	const struct prm_wqe *w = &x->wqe;
-
-	x->payload_is_sge = false;
-	x->req.payload_kind = OGDA_MEM_HOST;
-	if (w->ndata == 1 && w->data[0].kind == PRM_WQE_DATA_INLINE) {
-		x->req.payload = w->bytes + w->data[0].inline_offset;
-		return 0;
-	}
-	if (w->ndata == 1 && x->nsge == 1 && (x->sge[0].kind == OGDA_MEM_HOST || gpu_in_place)) {
-		x->req.payload = (const void *)(uintptr_t)x->sge[0].addr;
-		x->req.payload_kind = (uint8_t)x->sge[0].kind;
-		x->payload_is_sge = true;
-		return 0;
-	}
-	return gather_copy(qp, x);
-}
-
-/* Writes len bytes of src across the SGEs, in order, each with its MR held. 0 or a vendor syndrome. */
-static uint8_t scatter(struct swnic_qp *qp, const struct swnic_exec *x, const uint8_t *src, uint64_t len)
-{
-	uint64_t off = 0;
-	uint32_t i;
-
-	for (i = 0; i < x->nsge && off < len; i++) {
-		const struct swnic_sge *g = &x->sge[i];
-		uint64_t n = g->len < len - off ? g->len : len - off;
-		uint8_t vendor;
-
-		if (n == 0)
-			continue;
-		vendor = sge_copy(qp, g, (void *)(uintptr_t)(src + off), n, true);
-		if (vendor != 0)
-			return vendor;
-		off += n;
-	}
-	return 0;
-}
-
 /*
  * The bytes an atomic returns into the local buffer. 8-byte results (standard and masked)
  * arrive in host order; 4-byte masked results arrive big-endian (reference/mlx5.md B.4,
@@ -366,13 +185,13 @@ static enum swnic_exec_status prepare_remote(const struct swnic_exec_ctx *ctx, s
 
 	if (qp->st == PRM_QP_ST_UC && (is_read || w->has_atomic)) /* st is fixed at CREATE_QP */
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, SWNIC_VSYND_ST);
-	x->total = data_total(w);
+	x->total = swnic_xreq_data_total(w);
 	scatter_len = x->total;
 	if (w->has_atomic)
 		x->total = w->atomic.size;
 	if (!snapshot_attrs(ctx, x, w->has_atomic ? PSN_ONE : PSN_MESSAGE))
 		return SWNIC_EXEC_ABORTED;
-	vendor = resolve_sges(qp, x, (is_read || w->has_atomic) ? OGDA_ACCESS_LOCAL_WRITE : 0u, &syndrome);
+	vendor = swnic_xreq_resolve_sges(qp, x, (is_read || w->has_atomic) ? OGDA_ACCESS_LOCAL_WRITE : 0u, &syndrome);
 	if (vendor == SWNIC_VSYND_TOO_MANY_SGE)
 		return finish(x, cpl, syndrome, vendor);
 	if (!w->has_atomic && x->total > msg_limit(qp, &x->attrs))
@@ -408,10 +227,10 @@ static enum swnic_exec_status prepare_remote(const struct swnic_exec_ctx *ctx, s
 		r->len = 0;
 	} else if (is_read) {
 		/* Staging even for one host SGE: the response may come after that MR is gone. */
-		if (staging(x, x->total, &dst) != DOCA_SUCCESS)
+		if (swnic_xreq_staging(x, x->total, &dst) != DOCA_SUCCESS)
 			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
 		x->read_dst = dst;
-	} else if ((vendor = gather(qp, x, r->op == SWNIC_REQ_WRITE || r->op == SWNIC_REQ_WRITE_IMM)) != 0) {
+	} else if ((vendor = swnic_xreq_gather(qp, x, r->op == SWNIC_REQ_WRITE || r->op == SWNIC_REQ_WRITE_IMM)) != 0) {
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
 	}
 	x->transport_tries = 0;
@@ -434,11 +253,11 @@ static enum swnic_exec_status eth_send(struct swnic_qp *qp, struct swnic_exec *x
 	struct swnic_mr_hold h;
 	bool held = false;
 
-	vendor = resolve_sges(qp, x, 0, &syndrome);
+	vendor = swnic_xreq_resolve_sges(qp, x, 0, &syndrome);
 	if (vendor != 0)
 		return finish(x, cpl, syndrome, vendor);
-	x->total = data_total(w);
-	vendor = gather(qp, x, false); /* the frame is sent from host memory */
+	x->total = swnic_xreq_data_total(w);
+	vendor = swnic_xreq_gather(qp, x, false); /* the frame is sent from host memory */
 	if (vendor != 0)
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
 	if (x->payload_is_sge) { /* sent straight from the buffer: its MR is held for the send */
@@ -559,12 +378,12 @@ static enum swnic_exec_status acked(const struct swnic_exec_ctx *ctx, struct swn
 		uint8_t img[8];
 		uint32_t n = atomic_result_image(w->atomic.size, resp->atomic_orig, img);
 
-		vendor = scatter(qp, x, img, n);
+		vendor = swnic_xreq_scatter(qp, x, img, n);
 	} else if (w->opcode == OPENGDA_MLX5_OPCODE_RDMA_READ) {
 		if (resp->read_len != x->total)
 			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_BAD_RESP_ERR, SWNIC_VSYND_BAD_RESPONSE);
 		if (x->total != 0)
-			vendor = scatter(qp, x, x->read_dst, x->total);
+			vendor = swnic_xreq_scatter(qp, x, x->read_dst, x->total);
 	}
 	if (vendor != 0)
 		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
@@ -679,14 +498,14 @@ static enum swnic_exec_status attempt(const struct swnic_exec_ctx *ctx, struct s
 	x->attempt_ns = now;
 	if (x->req.payload_kind == OGDA_MEM_GPU) {
 		/* Not through a pipe: the bytes travel (gathered once; a retry resends them). */
-		uint8_t vendor = gather_copy(qp, x);
+		uint8_t vendor = swnic_xreq_gather_copy(qp, x);
 
 		if (vendor != 0)
 			return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vendor);
 	}
 	rc = hold_payload(qp, x, &h);
 	if (rc != DOCA_SUCCESS)
-		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, lkey_vendor(rc));
+		return finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, swnic_xreq_lkey_vendor(rc));
 	rc = swnic_fabric_deliver(qp->nic, x->attrs.remote_gid, &x->req, &resp, x->read_dst,
 				  swnic_exec_ack_timeout_ns(ctx->cfg, x->attrs.ack_timeout));
 	swnic_mr_unhold(&h);
@@ -734,7 +553,7 @@ enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, str
 
 	rc = hold_payload(qp, x, &h);
 	if (rc != DOCA_SUCCESS) {
-		(void)finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, lkey_vendor(rc));
+		(void)finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, swnic_xreq_lkey_vendor(rc));
 		return SWNIC_POST_DONE;
 	}
 	rc = swnic_fabric_pipe_post(pipe, x->attrs.remote_gid, &x->req,

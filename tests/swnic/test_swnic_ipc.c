@@ -6,6 +6,7 @@
  * so each process initialises CUDA itself.
  *  - through shared memory the payloads go as CUDA IPC references and are copied GPU to GPU
  *    (ipc_payloads_sent / served), many in flight, any size (20 MiB: over a channel's data area);
+ *    a READ behind the WRITEs sees their bytes although their copies were left running;
  *  - an MR that covers only part of its allocation sends its payloads as bytes (ipc_refused):
  *    the handle would open the rest too;
  *  - every byte lands where it should on every path: the same program runs with
@@ -319,8 +320,15 @@ static void gpu_payloads_land(void **state)
 								 r.ch.host + 4096u * i, r.ch.host_rkey,
 								 fx_va(cu.base + 65536u * i), r.s.gpu_key, 4096, 100 + i),
 				 3);
+	/* A READ behind them sees every byte they wrote: copies still running are waited for. */
+	memset(r.s.host, 0, 8u * SMALLS);
+	assert_int_equal(opengda_mlx5_wqe_rdma_read(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE, r.ch.gpu + SMALL_OFF,
+						    r.ch.gpu_rkey, fx_va(r.s.host), r.s.host_key, 8u * SMALLS),
+			 3);
 	fx_ring(&r.s.qp, FX_RING_PI);
-	expect_ok(&r, n);
+	expect_ok(&r, n + 1u);
+	for (i = 0; i < SMALLS; i++)
+		assert_memory_equal(r.s.host + 8u * i, want + 8u * (SMALLS - 1u - i), 8);
 
 	child_cmd(&r, CMD_GPU, 0, 0, BIG, got);
 	assert_memory_equal(got, want, BIG);

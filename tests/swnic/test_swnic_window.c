@@ -522,8 +522,11 @@ static void window_fence_waits_for_the_read(void **state)
 }
 
 /*
- * 200 inline WRITEs rung at once; the child is killed after the first completes. Every WQE
- * completes, in order: successes, one TRANSPORT_RETRY_EXC, then WR_FLUSH_ERR; nothing hangs.
+ * One WRITE completes; the child is stopped, 199 more are rung (the window sends up to 32 of
+ * them, which stay unanswered), then the child is killed. Every WQE completes, in order: the
+ * first, one TRANSPORT_RETRY_EXC, then WR_FLUSH_ERR; nothing hangs. (Stopping the child
+ * first makes sure requests are in flight when it dies: a live child answers 200 WRITEs
+ * faster than a signal kills it.)
  */
 static void window_peer_killed_in_flight(void **state)
 {
@@ -543,11 +546,19 @@ static void window_peer_killed_in_flight(void **state)
 		assert_int_equal(opengda_mlx5_wqe_rdma_write_inline(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE,
 								    r.ch.addr + SLOTS_OFF + 8u * n, r.ch.rkey, &v, 8),
 				 3);
+		if (n == 0) {
+			fx_ring(&r.s.qp, FX_RING_PI);
+			fx_poll_ok(&r.s.cq, &c);
+			assert_int_equal(c.opcode, OPENGDA_MLX5_CQE_REQ);
+			assert_int_equal(kill(r.pid, SIGSTOP), 0);
+			assert_int_equal(waitpid(r.pid, &status, WUNTRACED), r.pid); /* stopped for sure */
+			assert_true(WIFSTOPPED(status));
+		}
 	}
 	fx_ring(&r.s.qp, FX_RING_PI);
-	fx_poll_ok(&r.s.cq, &c);
-	assert_int_equal(c.opcode, OPENGDA_MLX5_CQE_REQ);
 	good = 1;
+	fx_sleep_ms(50); /* the window sends what it can */
+	assert_true(run_stats(&r).pipe_inflight_hwm > 1);
 	t0 = fx_ms();
 	assert_int_equal(kill(r.pid, SIGKILL), 0);
 	assert_int_equal(waitpid(r.pid, &status, 0), r.pid);
@@ -566,7 +577,8 @@ static void window_peer_killed_in_flight(void **state)
 			flushed++;
 		}
 	}
-	print_message("%u writes completed, 1 TRANSPORT_RETRY_EXC, %u flushed\n", good, flushed);
+	print_message("%u writes completed, %u TRANSPORT_RETRY_EXC, %u flushed\n", good, failed, flushed);
+	assert_int_equal(good, 1);
 	assert_int_equal(failed, 1);
 	assert_int_equal(fx_qp_state(&r.s.f, &r.s.qp), PRM_QP_STATE_ERR);
 	assert_true(fx_ms() - t0 < FX_POLL_TIMEOUT_MS);
