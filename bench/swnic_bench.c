@@ -51,6 +51,7 @@ static unsigned lat_iters = 20000;
 static unsigned bw_iters = 2000;
 static unsigned rate_iters = 200000;
 static int rate_only; /* --rate-only: the message-rate rows alone (profiling) */
+static int local_only; /* --local-only: one process only (profiling the engine) */
 
 static double now_s(void)
 {
@@ -583,8 +584,12 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--rate-only") == 0) {
 			rate_only = 1;
 			lat_iters = 0;
+		} else if (strcmp(argv[i], "--local-only") == 0) {
+			local_only = 1;
+		} else if (strcmp(argv[i], "--rate-iters") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) {
+			rate_iters = (unsigned)atoi(argv[++i]);
 		} else {
-			fprintf(stderr, "usage: swnic_bench [--quick] [--rate-only]\n"
+			fprintf(stderr, "usage: swnic_bench [--quick] [--rate-only] [--local-only] [--rate-iters N]\n"
 					"  engine polling follows OPENGDA_SWNIC_POLL (this program defaults it to spin)\n");
 			return 2;
 		}
@@ -599,6 +604,10 @@ int main(int argc, char **argv)
 	if (!rate_only)
 		r.tcp_gbs = baseline_tcp_stream();
 	run_local(&r);
+	if (local_only) {
+		printf("8 B rate, one process: %.3f M/s (%u WQEs)\n", r.rate_local_mps, rate_iters);
+		return 0;
+	}
 	unsetenv("OPENGDA_SWNIC_SHM");
 	run_remote(&r.shm);
 	setenv("OPENGDA_SWNIC_SHM", "0", 1);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -360,6 +361,41 @@ doca_error_t swnic_fabric_get_stats(struct swnic_fabric *fabric, struct swnic_fa
 	s->ipc_payloads_served = atomic_load(&fabric->stats.ipc_payloads_served);
 	s->ipc_refused = atomic_load(&fabric->stats.ipc_refused);
 	return DOCA_SUCCESS;
+}
+
+doca_error_t swnic_fabric_set_fault_hook(struct swnic_fabric *fabric, swnic_fabric_fault_fn fn, void *ctx)
+{
+	if (fabric == NULL) {
+		OGDA_LOG_ERR("fabric fault hook: NULL fabric");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	atomic_store(&fabric->fault_ctx, ctx);
+	atomic_store(&fabric->fault_fn, fn);
+	return DOCA_SUCCESS;
+}
+
+bool swnic_fabric_fault_pass(struct swnic_fabric *f, const struct swnic_req *req)
+{
+	swnic_fabric_fault_fn fn = atomic_load(&f->fault_fn);
+	uint32_t stall_ms = 0;
+
+	if (fn == NULL)
+		return true;
+	switch (fn(atomic_load(&f->fault_ctx), req, &stall_ms)) {
+	case SWNIC_FABRIC_FAULT_CUT:
+		OGDA_LOG_INFO("%s: fabric: fault hook: connection cut at op %u psn 0x%x", f->nic->name, req->op, req->psn);
+		return false;
+	case SWNIC_FABRIC_FAULT_STALL: {
+		struct timespec ts = {(time_t)(stall_ms / 1000u), (long)(stall_ms % 1000u) * 1000000L};
+
+		OGDA_LOG_INFO("%s: fabric: fault hook: op %u psn 0x%x stalls %u ms", f->nic->name, req->op, req->psn,
+			      stall_ms);
+		nanosleep(&ts, NULL);
+		return true;
+	}
+	default:
+		return true;
+	}
 }
 
 void swnic_fabric_respond(struct swnic *nic, struct swnic_fabric *fabric, const struct swnic_req *req,

@@ -87,6 +87,22 @@ struct swnic_fabric_stats {
 				      or an MR that does not cover its whole allocation */
 };
 
+/* What a server does with a request, as a test's fault hook decides (swnic_fabric_set_fault_hook). */
+enum swnic_fabric_fault {
+	SWNIC_FABRIC_FAULT_NONE,  /* execute and answer it */
+	SWNIC_FABRIC_FAULT_CUT,   /* close its connection at once: it and everything behind it is lost */
+	SWNIC_FABRIC_FAULT_STALL, /* wait *stall_ms first (an answer later than the requester waits) */
+};
+
+/* A fault hook: called by the server thread for every request it has read, before it executes it. */
+typedef enum swnic_fabric_fault (*swnic_fabric_fault_fn)(void *ctx, const struct swnic_req *req, uint32_t *stall_ms);
+
+/*
+ * Tests only: installs (fn NULL: removes) a hook that makes this NIC's fabric server lose or
+ * delay requests, over TCP and shared memory alike, as a lossy link or a slow peer would.
+ */
+doca_error_t swnic_fabric_set_fault_hook(struct swnic_fabric *fabric, swnic_fabric_fault_fn fn, void *ctx);
+
 /* swnic_fabric_create with options; opts may be NULL. */
 doca_error_t swnic_fabric_create_opts(struct swnic *nic, const struct swnic_fabric_opts *opts,
 				      struct swnic_fabric **fabric, uint8_t gid[16]);

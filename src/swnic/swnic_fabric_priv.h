@@ -56,6 +56,8 @@ struct swnic_fabric {
 	swnic_fabric_check_fn check;
 	void *responder_ctx;
 	atomic_uint_fast64_t next_request_id;
+	_Atomic(swnic_fabric_fault_fn) fault_fn; /* tests (swnic_fabric_set_fault_hook) */
+	_Atomic(void *) fault_ctx;
 
 	struct swnic_poll_cfg poll;    /* how shared-memory channels wait (OPENGDA_SWNIC_POLL) */
 	bool shm;                      /* OPENGDA_SWNIC_SHM: same-host peers through shared memory */
@@ -92,6 +94,12 @@ struct swnic_fabric {
 		atomic_uint_fast64_t ipc_payloads_sent, ipc_payloads_served, ipc_refused;
 	} stats;
 };
+
+/*
+ * The fault hook's decision for req (swnic_fabric_set_fault_hook): false when the connection
+ * must be closed without executing it; a stall has been slept through when it returns true.
+ */
+bool swnic_fabric_fault_pass(struct swnic_fabric *f, const struct swnic_req *req);
 
 /*
  * Executes req on nic through fabric's responder (swnic_responder_execute when fabric is NULL

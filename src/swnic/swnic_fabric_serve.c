@@ -375,6 +375,8 @@ static bool serve_one(struct swnic_server_conn *sc, struct conn_buffers *b)
 		return false;
 	}
 	req.payload = prefix.payload_len > 0 ? b->payload : NULL;
+	if (!swnic_fabric_fault_pass(f, &req))
+		return false; /* a test's lossy link: no answer, the connection goes */
 	if (req.op == SWNIC_REQ_READ && req.len > 0) {
 		read_buf = malloc(req.len);
 		if (read_buf == NULL) {

@@ -153,6 +153,8 @@ static bool serve_request(struct swnic_server_conn *sc, struct swnic_shm_map *m,
 		return false;
 	}
 	data = m->data + off;
+	if (!swnic_fabric_fault_pass(f, &req))
+		return false; /* a test's lossy link: no answer, the channel goes */
 	memset(&resp, 0, sizeof(resp));
 	verdict.status = SWNIC_RESP_ACK;
 	/* As on TCP, a payload is executed only for a request its header admits. */

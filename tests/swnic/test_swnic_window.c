@@ -11,6 +11,8 @@
  *  - a remote access error in the middle of a window: the WQEs before it land, the ones
  *    behind it are flushed and land nothing;
  *  - a fenced WRITE waits for the READ before it, whose data it sends;
+ *  - a lossy link (a test's fault hook cuts the connection, and holds a request past the
+ *    requester's timeout): every WQE runs once and in order;
  *  - a peer killed with requests in flight: TRANSPORT_RETRY_EXC, the rest flushed, no hang.
  * The child checks its own memory and receives; it reads them only after the parent's last
  * SEND has completed there, and after a query of its QP (which orders the responder's writes).
@@ -25,6 +27,7 @@
 #include "swnic/swnic_fabric.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -111,7 +114,28 @@ static void side_connect(struct side *s, const struct peer *p)
 
 /* ---------------- the child ---------------- */
 
-enum { CMD_RECV = 'R', CMD_DUMP = 'D', CMD_QUIT = 'Q' };
+enum { CMD_RECV = 'R', CMD_DUMP = 'D', CMD_FAULT = 'F', CMD_QUIT = 'Q' };
+
+/* The child's lossy link: the cut_at-th request it reads closes its connection, the stall_at-th waits stall_ms. */
+struct fault_plan {
+	atomic_uint seen;
+	uint32_t cut_at, stall_at, stall_ms;
+};
+
+static enum swnic_fabric_fault fault_hook(void *ctx, const struct swnic_req *req, uint32_t *stall_ms)
+{
+	struct fault_plan *p = ctx;
+	uint32_t n = atomic_fetch_add(&p->seen, 1) + 1u;
+
+	(void)req;
+	if (n == p->cut_at)
+		return SWNIC_FABRIC_FAULT_CUT;
+	if (n == p->stall_at) {
+		*stall_ms = p->stall_ms;
+		return SWNIC_FABRIC_FAULT_STALL;
+	}
+	return SWNIC_FABRIC_FAULT_NONE;
+}
 
 struct cmd {
 	uint8_t op;
@@ -163,7 +187,15 @@ static int child_main(int rd, int wr)
 		xfer(rd, &c, sizeof(c), 0);
 		if (c.op == CMD_RECV)
 			child_recv(&s, c.a, c.b);
-		else if (c.op == CMD_DUMP)
+		else if (c.op == CMD_FAULT) {
+			static struct fault_plan plan;
+
+			plan.cut_at = c.a;
+			plan.stall_at = c.b;
+			plan.stall_ms = c.c;
+			if (swnic_fabric_set_fault_hook(s.f.nic->fabric, fault_hook, &plan) != DOCA_SUCCESS)
+				return 1;
+		} else if (c.op == CMD_DUMP)
 			child_dump(&s, wr, c.a, c.b, c.c);
 		else
 			break;
@@ -522,6 +554,64 @@ static void window_fence_waits_for_the_read(void **state)
 }
 
 /*
+ * A lossy link under a full window: the child's server cuts the connection at the 150th
+ * request it reads (it and everything behind it in flight are lost) and holds the 400th
+ * 1.5 s, past the requester's 1 s timeout, before it runs it. 300 rounds of a fetch-add and
+ * an inline WRITE, 200 WQEs outstanding: every WQE completes successfully and in order, the
+ * k-th fetch-add returns k (each ran once: the resent copies ran, the late original of the
+ * stalled one was recognised as a duplicate), and every WRITE landed.
+ */
+static void window_lossy_link_runs_everything_once(void **state)
+{
+	enum { ROUNDS = 300 };
+	static uint8_t got[MEM];
+	struct opengda_mlx5_cqe_fields c;
+	uint32_t round, posted = 0, done = 0, k;
+	struct swnic_fabric_stats st;
+	struct run r;
+
+	(void)state;
+	run_start(&r);
+	child_cmd(&r, CMD_FAULT, 150, 400, 1500);
+	for (round = 0; round < ROUNDS; round++) {
+		uint64_t v = round + 1u;
+
+		while (posted - done > 200u) {
+			fx_poll_ok(&r.s.cq, &c);
+			if (c.opcode != OPENGDA_MLX5_CQE_REQ)
+				fail_msg("round %u: opcode 0x%x syndrome 0x%x", round, c.opcode, c.syndrome);
+			done++;
+		}
+		post_fa(&r, round, CE);
+		assert_int_equal(opengda_mlx5_wqe_rdma_write_inline(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE,
+								    r.ch.addr + SLOTS_OFF + 8u * round, r.ch.rkey, &v, 8),
+				 3);
+		posted += 2;
+		fx_ring(&r.s.qp, FX_RING_PI);
+	}
+	while (done < posted) {
+		fx_poll_ok(&r.s.cq, &c);
+		if (c.opcode != OPENGDA_MLX5_CQE_REQ)
+			fail_msg("WQE %u: opcode 0x%x syndrome 0x%x", done, c.opcode, c.syndrome);
+		done++;
+	}
+	for (k = 0; k < ROUNDS; k++)
+		if (*fa_result(&r.s, k) != k)
+			fail_msg("fetch-add %u returned %llu: a request ran twice or out of order", k,
+				 (unsigned long long)*fa_result(&r.s, k));
+	child_memory(&r, 0, 0, SLOTS_OFF + 8u * ROUNDS, got);
+	assert_true(*(uint64_t *)(void *)(got + WORD_OFF) == ROUNDS);
+	for (k = 0; k < ROUNDS; k++)
+		assert_true(*(uint64_t *)(void *)(got + SLOTS_OFF + 8u * k) == k + 1u);
+	st = run_stats(&r);
+	print_message("lossy link: %llu transport failures, %llu go-backs, at most %llu in flight\n",
+		      (unsigned long long)st.tcp_failures, (unsigned long long)st.pipe_go_backs,
+		      (unsigned long long)st.pipe_inflight_hwm);
+	assert_true(st.tcp_failures >= 2); /* the cut and the time-out each dropped a connection */
+	run_end(&r);
+}
+
+/*
  * One WRITE completes; the child is stopped, 199 more are rung (the window sends up to 32 of
  * them, which stay unanswered), then the child is killed. Every WQE completes, in order: the
  * first, one TRANSPORT_RETRY_EXC, then WR_FLUSH_ERR; nothing hangs. (Stopping the child
@@ -595,6 +685,7 @@ int main(void)
 		cmocka_unit_test(window_goes_back_after_rnr),
 		cmocka_unit_test(window_error_flushes_the_rest),
 		cmocka_unit_test(window_fence_waits_for_the_read),
+		cmocka_unit_test(window_lossy_link_runs_everything_once),
 		cmocka_unit_test(window_peer_killed_in_flight),
 	};
 
