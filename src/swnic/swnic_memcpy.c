@@ -172,6 +172,38 @@ static doca_error_t thread_stream_get(const struct ogda_cuda_drv *drv, int ordin
 	return DOCA_SUCCESS;
 }
 
+/* The calling thread's stream on a GPU, its context current while it is used. */
+struct stream_use {
+	const struct ogda_cuda_drv *drv;
+	CUcontext ctx, prev; /* prev: current before stream_enter, back after stream_leave */
+	CUstream stream;
+};
+
+static doca_error_t stream_enter(const struct ogda_cuda_drv *drv, int ordinal, struct stream_use *u)
+{
+	doca_error_t ret;
+
+	u->drv = drv;
+	u->ctx = NULL;
+	u->stream = NULL;
+	/* Library threads normally have no current context; an application thread keeps its own. */
+	if (drv->ctx_get_current(&u->prev) != CUDA_SUCCESS)
+		u->prev = NULL;
+	ret = thread_stream_get(drv, ordinal, &u->ctx, &u->stream);
+	if (ret == DOCA_SUCCESS && ctx_to(drv, u->ctx, u->prev) != CUDA_SUCCESS) {
+		OGDA_LOG_ERR("cannot make GPU %d's context current", ordinal);
+		ret = DOCA_ERROR_DRIVER;
+	}
+	if (ret != DOCA_SUCCESS)
+		ctx_back(drv, u->ctx, u->prev);
+	return ret;
+}
+
+static void stream_leave(struct stream_use *u)
+{
+	ctx_back(u->drv, u->ctx, u->prev);
+}
+
 /*
  * Copies len bytes on the calling thread's stream of gpu_side's device; wait: returns once
  * they have landed, else as soon as the copy is queued (*ordinal: the device, for
@@ -181,8 +213,7 @@ static doca_error_t gpu_copy_on_stream(void *dst, const void *src, const void *g
 				       int *ordinal_out)
 {
 	const struct ogda_cuda_drv *drv = NULL;
-	CUcontext prev = NULL, ctx = NULL;
-	CUstream stream = NULL;
+	struct stream_use u;
 	doca_error_t ret;
 	int ordinal = -1;
 	CUresult rc;
@@ -202,22 +233,17 @@ static doca_error_t gpu_copy_on_stream(void *dst, const void *src, const void *g
 			     SWNIC_COPY_MAX_DEVICES);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	/* Library threads normally have no current context; an application thread keeps its own. */
-	if (drv->ctx_get_current(&prev) != CUDA_SUCCESS)
-		prev = NULL;
-	ret = thread_stream_get(drv, ordinal, &ctx, &stream);
+	ret = stream_enter(drv, ordinal, &u);
 	if (ret == DOCA_SUCCESS) {
-		rc = ctx_to(drv, ctx, prev);
-		if (rc == CUDA_SUCCESS)
-			rc = drv->memcpy_async((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, len, stream);
+		rc = drv->memcpy_async((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, len, u.stream);
 		if (rc == CUDA_SUCCESS && wait)
-			rc = drv->stream_synchronize(stream);
+			rc = drv->stream_synchronize(u.stream);
 		if (rc != CUDA_SUCCESS) {
 			OGDA_LOG_ERR("GPU copy of %zu bytes %p -> %p failed: %s", len, src, dst, cu_err_name(drv, rc));
 			ret = DOCA_ERROR_DRIVER;
 		}
+		stream_leave(&u);
 	}
-	ctx_back(drv, ctx, prev);
 	if (ordinal_out != NULL)
 		*ordinal_out = ordinal;
 	return ret;
@@ -240,8 +266,7 @@ doca_error_t swnic_gpu_copy_async(void *dst, const void *src, size_t len, int *o
 doca_error_t swnic_gpu_stream_wait(int ordinal, bool block, bool *done)
 {
 	const struct ogda_cuda_drv *drv = NULL;
-	CUcontext prev = NULL, ctx = NULL;
-	CUstream stream = NULL;
+	struct stream_use u;
 	doca_error_t ret;
 	CUresult rc;
 
@@ -250,21 +275,17 @@ doca_error_t swnic_gpu_stream_wait(int ordinal, bool block, bool *done)
 		OGDA_LOG_ERR("GPU stream wait: no stream on GPU %d", ordinal);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (drv->ctx_get_current(&prev) != CUDA_SUCCESS)
-		prev = NULL;
-	ret = thread_stream_get(drv, ordinal, &ctx, &stream);
-	if (ret == DOCA_SUCCESS) {
-		rc = ctx_to(drv, ctx, prev);
-		if (rc == CUDA_SUCCESS)
-			rc = block || drv->stream_query == NULL ? drv->stream_synchronize(stream) : drv->stream_query(stream);
-		if (rc == CUDA_SUCCESS) {
-			*done = true;
-		} else if (rc != CUDA_ERROR_NOT_READY) {
-			OGDA_LOG_ERR("GPU copies on GPU %d failed: %s", ordinal, cu_err_name(drv, rc));
-			ret = DOCA_ERROR_DRIVER;
-		}
+	ret = stream_enter(drv, ordinal, &u);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	rc = block || drv->stream_query == NULL ? drv->stream_synchronize(u.stream) : drv->stream_query(u.stream);
+	if (rc == CUDA_SUCCESS) {
+		*done = true;
+	} else if (rc != CUDA_ERROR_NOT_READY) {
+		OGDA_LOG_ERR("GPU copies on GPU %d failed: %s", ordinal, cu_err_name(drv, rc));
+		ret = DOCA_ERROR_DRIVER;
 	}
-	ctx_back(drv, ctx, prev);
+	stream_leave(&u);
 	return ret;
 }
 
@@ -293,10 +314,9 @@ static CUevent mark_get(const struct ogda_cuda_drv *drv, struct copy_streams *s,
 doca_error_t swnic_gpu_stream_mark(int ordinal, unsigned k, bool query, bool *reached)
 {
 	const struct ogda_cuda_drv *drv = NULL;
-	CUcontext prev = NULL, ctx = NULL;
-	CUstream stream = NULL;
+	struct stream_use u;
 	doca_error_t ret;
-	CUevent ev = NULL;
+	CUevent ev;
 	CUresult rc;
 
 	*reached = false;
@@ -306,25 +326,21 @@ doca_error_t swnic_gpu_stream_mark(int ordinal, unsigned k, bool query, bool *re
 	if (drv->event_create == NULL || drv->event_record == NULL || drv->event_query == NULL ||
 	    drv->event_destroy == NULL)
 		return DOCA_ERROR_NOT_SUPPORTED;
-	if (drv->ctx_get_current(&prev) != CUDA_SUCCESS)
-		prev = NULL;
-	ret = thread_stream_get(drv, ordinal, &ctx, &stream);
-	if (ret == DOCA_SUCCESS) {
-		rc = ctx_to(drv, ctx, prev);
-		if (rc == CUDA_SUCCESS)
-			ev = mark_get(drv, pthread_getspecific(streams_key), ordinal, k);
-		if (ev == NULL)
-			ret = DOCA_ERROR_DRIVER;
-		else if (!query)
-			ret = drv->event_record(ev, stream) == CUDA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_DRIVER;
-		else if ((rc = drv->event_query(ev)) == CUDA_SUCCESS)
-			*reached = true;
-		else if (rc != CUDA_ERROR_NOT_READY)
-			ret = DOCA_ERROR_DRIVER;
-		if (ret != DOCA_SUCCESS)
-			OGDA_LOG_ERR("GPU copy mark %u on GPU %d: the %s failed", k, ordinal, query ? "query" : "record");
-	}
-	ctx_back(drv, ctx, prev);
+	ret = stream_enter(drv, ordinal, &u);
+	if (ret != DOCA_SUCCESS)
+		return ret;
+	ev = mark_get(drv, pthread_getspecific(streams_key), ordinal, k);
+	if (ev == NULL)
+		ret = DOCA_ERROR_DRIVER;
+	else if (!query)
+		ret = drv->event_record(ev, u.stream) == CUDA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_DRIVER;
+	else if ((rc = drv->event_query(ev)) == CUDA_SUCCESS)
+		*reached = true;
+	else if (rc != CUDA_ERROR_NOT_READY)
+		ret = DOCA_ERROR_DRIVER;
+	if (ret != DOCA_SUCCESS)
+		OGDA_LOG_ERR("GPU copy mark %u on GPU %d: the %s failed", k, ordinal, query ? "query" : "record");
+	stream_leave(&u);
 	return ret;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "prm/prm_cmd.h"
 #include "prm/prm_cq.h"
@@ -287,6 +288,31 @@ void fx_conn_default(struct fx *f, struct fx_conn *c, uint32_t remote_qpn)
 	c->atomic_mode = PRM_QP_ATOMIC_MODE_UP_TO_8B;
 	c->remote_qpn = remote_qpn;
 	memcpy(c->rgid, f->nic->gid, 16);
+}
+
+void fx_conn_remote(struct fx *f, struct fx_conn *c, uint32_t remote_qpn, const uint8_t gid[16])
+{
+	fx_conn_default(f, c, remote_qpn);
+	memcpy(c->rgid, gid, 16);
+	c->mtu = PRM_QP_MTU_4096;
+	c->log_msg_max = 30;
+	c->retry_count = 3;
+	c->ack_timeout = 18;
+	c->rnr_retry = 7;
+	c->min_rnr_nak = 1;
+}
+
+void fx_xfer(int fd, void *p, size_t n, int out)
+{
+	uint8_t *b = p;
+
+	while (n > 0) {
+		ssize_t r = out ? write(fd, b, n) : read(fd, b, n);
+
+		assert_true(r > 0);
+		b += r;
+		n -= (size_t)r;
+	}
 }
 
 void fx_qp_modify(struct fx *f, struct fx_qp *qp, uint16_t opcode, const struct fx_conn *c)

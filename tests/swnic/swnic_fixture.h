@@ -125,6 +125,14 @@ void fx_qp_cfg_default(struct fx_qp_cfg *cfg, struct fx_cq *scq, struct fx_cq *r
 void fx_qp_create(struct fx *f, const struct fx_qp_cfg *cfg, struct fx_qp *qp);
 void fx_qp_destroy(struct fx *f, struct fx_qp *qp);
 void fx_conn_default(struct fx *f, struct fx_conn *c, uint32_t remote_qpn);
+/*
+ * fx_conn_default for a QP of another process's NIC (gid): 4 KiB MTU, 1 GiB messages, 3
+ * transport retries of about 1 s each (a loaded, sanitized machine must not time out), RNR
+ * retried until OPENGDA_SWNIC_RNR_MAX_MS with a 10 us delay.
+ */
+void fx_conn_remote(struct fx *f, struct fx_conn *c, uint32_t remote_qpn, const uint8_t gid[16]);
+/* All n bytes through a pipe or socket, in (out 0) or out (out 1); a short transfer fails the test. */
+void fx_xfer(int fd, void *p, size_t n, int out);
 /* RST2INIT, INIT2RTR, RTR2RTS with c; stop_at = PRM_QP_STATE_INIT / RTR / RTS. */
 void fx_qp_connect(struct fx *f, struct fx_qp *qp, const struct fx_conn *c, uint8_t stop_at);
 void fx_qp_modify(struct fx *f, struct fx_qp *qp, uint16_t opcode, const struct fx_conn *c);

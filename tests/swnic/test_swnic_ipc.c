@@ -53,19 +53,6 @@ struct side {
 	uint32_t gpu_key, host_key;
 };
 
-static void xfer(int fd, void *p, size_t n, int out)
-{
-	uint8_t *b = p;
-
-	while (n > 0) {
-		ssize_t r = out ? write(fd, b, n) : read(fd, b, n);
-
-		assert_true(r > 0);
-		b += r;
-		n -= (size_t)r;
-	}
-}
-
 static void side_open(struct side *s, struct peer *me)
 {
 	struct fx_cq_cfg cc = {.log_size = 10};
@@ -95,14 +82,7 @@ static void side_connect(struct side *s, const struct peer *p)
 {
 	struct fx_conn c;
 
-	fx_conn_default(&s->f, &c, p->qpn);
-	memcpy(c.rgid, p->gid, 16);
-	c.mtu = PRM_QP_MTU_4096;
-	c.log_msg_max = 30;
-	c.retry_count = 3;
-	c.ack_timeout = 18;
-	c.rnr_retry = 7;
-	c.min_rnr_nak = 1;
+	fx_conn_remote(&s->f, &c, p->qpn, p->gid);
 	fx_qp_connect(&s->f, &s->qp, &c, PRM_QP_STATE_RTS);
 }
 
@@ -131,12 +111,12 @@ static int serve(int rd, int wr)
 	side_open(&s, &me);
 	for (i = 0; i < 16; i++)
 		fx_rq_post(&s.qp, s.host + HOST_BYTES - 4096u, 64, s.host_key);
-	xfer(wr, &me, sizeof(me), 1);
-	xfer(rd, &parent, sizeof(parent), 0);
+	fx_xfer(wr, &me, sizeof(me), 1);
+	fx_xfer(rd, &parent, sizeof(parent), 0);
 	side_connect(&s, &parent);
-	xfer(wr, &me, 1, 1);
+	fx_xfer(wr, &me, 1, 1);
 	for (;;) {
-		xfer(rd, &m, sizeof(m), 0);
+		fx_xfer(rd, &m, sizeof(m), 0);
 		if (m.op == CMD_QUIT)
 			break;
 		for (i = 0; i < m.recvs; i++)
@@ -147,13 +127,13 @@ static int serve(int rd, int wr)
 		if (m.op == CMD_STATS) {
 			if (swnic_fabric_get_stats(s.f.nic->fabric, &st) != DOCA_SUCCESS)
 				return 4;
-			xfer(wr, &st, sizeof(st), 1);
+			fx_xfer(wr, &st, sizeof(st), 1);
 		} else if (m.op == CMD_GPU) {
 			if (m.len > DEV_BYTES || cu.dtoh(buf, cu.dev + m.off, m.len) != CUDA_SUCCESS)
 				return 5;
-			xfer(wr, buf, m.len, 1);
+			fx_xfer(wr, buf, m.len, 1);
 		} else {
-			xfer(wr, s.host + m.off, m.len, 1);
+			fx_xfer(wr, s.host + m.off, m.len, 1);
 		}
 	}
 	fx_close(&s.f);
@@ -197,19 +177,19 @@ static void run_start(struct run *r)
 	r->to_child = a[1];
 	r->to_parent = b[0];
 	side_open(&r->s, &me);
-	xfer(r->to_parent, &r->ch, sizeof(r->ch), 0);
-	xfer(r->to_child, &me, sizeof(me), 1);
+	fx_xfer(r->to_parent, &r->ch, sizeof(r->ch), 0);
+	fx_xfer(r->to_child, &me, sizeof(me), 1);
 	side_connect(&r->s, &r->ch);
-	xfer(r->to_parent, &go, 1, 0);
+	fx_xfer(r->to_parent, &go, 1, 0);
 }
 
 static void child_cmd(struct run *r, uint8_t op, uint32_t recvs, uint32_t off, uint32_t len, void *out)
 {
 	struct cmd m = {.op = op, .recvs = recvs, .off = off, .len = len};
 
-	xfer(r->to_child, &m, sizeof(m), 1);
+	fx_xfer(r->to_child, &m, sizeof(m), 1);
 	if (len > 0)
-		xfer(r->to_parent, out, len, 0);
+		fx_xfer(r->to_parent, out, len, 0);
 }
 
 static struct swnic_fabric_stats child_stats(struct run *r)
@@ -217,8 +197,8 @@ static struct swnic_fabric_stats child_stats(struct run *r)
 	struct swnic_fabric_stats st;
 	struct cmd m = {.op = CMD_STATS};
 
-	xfer(r->to_child, &m, sizeof(m), 1);
-	xfer(r->to_parent, &st, sizeof(st), 0);
+	fx_xfer(r->to_child, &m, sizeof(m), 1);
+	fx_xfer(r->to_parent, &st, sizeof(st), 0);
 	return st;
 }
 
@@ -235,7 +215,7 @@ static void run_end(struct run *r)
 	struct cmd m = {.op = CMD_QUIT};
 	int status = 0;
 
-	xfer(r->to_child, &m, sizeof(m), 1);
+	fx_xfer(r->to_child, &m, sizeof(m), 1);
 	assert_int_equal(waitpid(r->pid, &status, 0), r->pid);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		fail_msg("the child ended with status 0x%x", status);

@@ -59,20 +59,6 @@ struct side {
 	uint32_t recvs;        /* receives posted so far */
 };
 
-/* All n bytes through a pipe (a pipe moves at most its capacity per call). */
-static void xfer(int fd, void *p, size_t n, int out)
-{
-	uint8_t *b = p;
-
-	while (n > 0) {
-		ssize_t r = out ? write(fd, b, n) : read(fd, b, n);
-
-		assert_true(r > 0);
-		b += r;
-		n -= (size_t)r;
-	}
-}
-
 static void side_open(struct side *s, struct peer *me)
 {
 	struct fx_cq_cfg cc = {.log_size = 10};
@@ -101,14 +87,7 @@ static void side_connect(struct side *s, const struct peer *p)
 {
 	struct fx_conn c;
 
-	fx_conn_default(&s->f, &c, p->qpn);
-	memcpy(c.rgid, p->gid, 16);
-	c.mtu = PRM_QP_MTU_4096;
-	c.log_msg_max = 30;
-	c.retry_count = 3;
-	c.ack_timeout = 18; /* ~1 s an attempt: a loaded (sanitized) machine must not time out */
-	c.rnr_retry = 7;    /* RNR: retried until OPENGDA_SWNIC_RNR_MAX_MS */
-	c.min_rnr_nak = 1;  /* 0.01 ms */
+	fx_conn_remote(&s->f, &c, p->qpn, p->gid);
 	fx_qp_connect(&s->f, &s->qp, &c, PRM_QP_STATE_RTS);
 }
 
@@ -165,8 +144,8 @@ static void child_dump(struct side *s, int wr, uint32_t sends, uint32_t off, uin
 	/* The query takes the QP's lock, which the responder takes after each request it runs:
 	 * what the NIC's threads wrote is ordered before the read below, SEND or not. */
 	(void)fx_qp_state(&s->f, &s->qp);
-	xfer(wr, &ok, 1, 1);
-	xfer(wr, s->mem + off, len, 1);
+	fx_xfer(wr, &ok, 1, 1);
+	fx_xfer(wr, s->mem + off, len, 1);
 }
 
 static int child_main(int rd, int wr)
@@ -179,12 +158,12 @@ static int child_main(int rd, int wr)
 	side_open(&s, &me);
 	for (i = 0; i < 4096; i++)
 		s.mem[READ_OFF + i] = (uint8_t)(i * 13u + 5u);
-	xfer(wr, &me, sizeof(me), 1);
-	xfer(rd, &parent, sizeof(parent), 0);
+	fx_xfer(wr, &me, sizeof(me), 1);
+	fx_xfer(rd, &parent, sizeof(parent), 0);
 	side_connect(&s, &parent);
-	xfer(wr, &me, 1, 1); /* RTS */
+	fx_xfer(wr, &me, 1, 1); /* RTS */
 	for (;;) {
-		xfer(rd, &c, sizeof(c), 0);
+		fx_xfer(rd, &c, sizeof(c), 0);
 		if (c.op == CMD_RECV)
 			child_recv(&s, c.a, c.b);
 		else if (c.op == CMD_FAULT) {
@@ -234,17 +213,17 @@ static void run_start(struct run *r)
 	r->to_child = a[1];
 	r->to_parent = b[0];
 	side_open(&r->s, &me);
-	xfer(r->to_parent, &r->ch, sizeof(r->ch), 0);
-	xfer(r->to_child, &me, sizeof(me), 1);
+	fx_xfer(r->to_parent, &r->ch, sizeof(r->ch), 0);
+	fx_xfer(r->to_child, &me, sizeof(me), 1);
 	side_connect(&r->s, &r->ch);
-	xfer(r->to_parent, &go, 1, 0);
+	fx_xfer(r->to_parent, &go, 1, 0);
 }
 
 static void child_cmd(struct run *r, uint8_t op, uint32_t a, uint32_t b, uint32_t c)
 {
 	struct cmd m = {.op = op, .a = a, .b = b, .c = c};
 
-	xfer(r->to_child, &m, sizeof(m), 1);
+	fx_xfer(r->to_child, &m, sizeof(m), 1);
 }
 
 /* The child's memory [off, off + len) into out, after it has taken sends SENDs. */
@@ -253,8 +232,8 @@ static void child_memory(struct run *r, uint32_t sends, uint32_t off, uint32_t l
 	uint8_t ok = 0;
 
 	child_cmd(r, CMD_DUMP, sends, off, len);
-	xfer(r->to_parent, &ok, 1, 0);
-	xfer(r->to_parent, out, len, 0);
+	fx_xfer(r->to_parent, &ok, 1, 0);
+	fx_xfer(r->to_parent, out, len, 0);
 	assert_int_equal(ok, 1);
 }
 
