@@ -169,6 +169,9 @@ struct swnic_qp_counters {
 	atomic_ulong doorbells;
 };
 
+/* Atomic results a responder QP keeps for duplicates (at least the requester window, swnic_window.h). */
+#define SWNIC_RESP_ATOMIC_SAVED 64u
+
 struct swnic_qp {
 	uint32_t qpn;
 	struct swnic *nic;
@@ -211,11 +214,19 @@ struct swnic_qp {
 	uint8_t log_rra_max, log_sra_max;
 	uint8_t port;
 
-	/* responder sequence (swnic_exec_resp_peer.c): one request at a time per QP */
+	/*
+	 * responder sequence (swnic_exec_resp_peer.c): one request at a time per QP, and the
+	 * results of the last SWNIC_RESP_ATOMIC_SAVED atomics by PSN, for their duplicates: a
+	 * requester may resend every request of its window (up to 32 in flight) after a lost
+	 * connection, atomics whose first answers never arrived among them.
+	 */
 	pthread_mutex_t resp_lock;
-	bool resp_atomic_valid;        /* the last executed request was an atomic: */
-	uint32_t resp_atomic_psn;      /* its PSN */
-	uint64_t resp_atomic_orig;     /* and its result, for a duplicate of it */
+	struct {
+		bool valid;
+		uint32_t psn;
+		uint64_t orig;
+	} resp_atomic[SWNIC_RESP_ATOMIC_SAVED]; /* a ring in execution order */
+	uint32_t resp_atomic_next;             /* the entry the next atomic's result goes to */
 
 	struct swnic_qp_counters counters;
 	atomic_uint refs;              /* engine + in-flight responder calls */

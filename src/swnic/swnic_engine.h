@@ -171,10 +171,14 @@ enum swnic_post_status {
 	SWNIC_POST_RETRY,   /* no channel: a transport failure of this attempt, retried after *wake_ns */
 };
 
-/* Sends x's request (started, not posted) through pipe, behind what is in flight. */
+/*
+ * Sends x's request (started, not posted) through pipe, behind what is in flight. oldest: x
+ * is the window's oldest WQE. A later WQE whose post finds the connection broken stays
+ * unposted (FULL): the oldest's answer reports the failure, once, and the window goes back.
+ */
 enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
-					   struct swnic_fabric_pipe *pipe, uint64_t now_ns, uint64_t *wake_ns,
-					   struct swnic_completion *cpl);
+					   struct swnic_fabric_pipe *pipe, bool oldest, uint64_t now_ns,
+					   uint64_t *wake_ns, struct swnic_completion *cpl);
 /*
  * Takes the answer to x, the oldest request in the pipe (block: waits for it), and goes on
  * as a synchronous attempt would: DONE (*cpl), or PENDING with x->posted still set (no answer

@@ -543,8 +543,8 @@ enum swnic_exec_status swnic_exec_req_begin(const struct swnic_exec_ctx *ctx, st
 }
 
 enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, struct swnic_exec *x,
-					   struct swnic_fabric_pipe *pipe, uint64_t now_ns, uint64_t *wake_ns,
-					   struct swnic_completion *cpl)
+					   struct swnic_fabric_pipe *pipe, bool oldest, uint64_t now_ns,
+					   uint64_t *wake_ns, struct swnic_completion *cpl)
 {
 	struct swnic_qp *qp = ctx->qp;
 	struct swnic_mr_hold h;
@@ -573,6 +573,12 @@ enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, str
 	case DOCA_ERROR_NOT_SUPPORTED:
 		x->sync = true;
 		return SWNIC_POST_UNPIPED;
+	case DOCA_ERROR_CONNECTION_RESET:
+	case DOCA_ERROR_TIME_OUT:
+	case DOCA_ERROR_NOT_CONNECTED:
+		if (!oldest)
+			return SWNIC_POST_FULL; /* the connection went with the requests before it */
+		/* fall through */
 	default: {
 		struct swnic_resp none = {0};
 

@@ -337,9 +337,14 @@ static uint8_t admit_and_execute(struct swnic *nic, struct swnic_qp *qp, const s
 		if (req->op == SWNIC_REQ_READ)
 			return execute(nic, qp, req, resp, read_buf, false); /* reads are idempotent */
 		if (op_is_atomic(req->op)) {
-			if (!qp->resp_atomic_valid || qp->resp_atomic_psn != req->psn)
-				return SWNIC_RESP_NO_QP; /* not the last one: its result is gone */
-			resp->atomic_orig = qp->resp_atomic_orig;
+			unsigned k;
+
+			for (k = 0; k < SWNIC_RESP_ATOMIC_SAVED; k++)
+				if (qp->resp_atomic[k].valid && qp->resp_atomic[k].psn == req->psn)
+					break;
+			if (k == SWNIC_RESP_ATOMIC_SAVED)
+				return SWNIC_RESP_NO_QP; /* too old: its result is gone */
+			resp->atomic_orig = qp->resp_atomic[k].orig;
 		}
 		OGDA_LOG_DBG("qp 0x%x: duplicate psn 0x%x (expected 0x%x) acknowledged again", qp->qpn, req->psn,
 			     seq.expected);
@@ -349,9 +354,13 @@ static uint8_t admit_and_execute(struct swnic *nic, struct swnic_qp *qp, const s
 	}
 	v = execute(nic, qp, req, resp, read_buf, check_only);
 	if (v == SWNIC_RESP_ACK && !check_only) {
-		qp->resp_atomic_valid = op_is_atomic(req->op);
-		qp->resp_atomic_psn = req->psn;
-		qp->resp_atomic_orig = resp->atomic_orig;
+		if (op_is_atomic(req->op)) {
+			const unsigned k = qp->resp_atomic_next++ % SWNIC_RESP_ATOMIC_SAVED;
+
+			qp->resp_atomic[k].valid = true;
+			qp->resp_atomic[k].psn = req->psn;
+			qp->resp_atomic[k].orig = resp->atomic_orig;
+		}
 		swnic_resp_advance(qp, &seq);
 	}
 	return v;

@@ -64,7 +64,7 @@ static bool post_one(struct swnic_window *w, const struct swnic_exec_ctx *ctx, s
 {
 	struct swnic_completion c;
 
-	switch (swnic_exec_req_post(ctx, x, &w->pipe, now, wake_ns, &c)) {
+	switch (swnic_exec_req_post(ctx, x, &w->pipe, x == nth(w, 0), now, wake_ns, &c)) {
 	case SWNIC_POST_SENT:
 		return true;
 	case SWNIC_POST_UNPIPED:

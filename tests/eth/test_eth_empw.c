@@ -4,7 +4,8 @@
  * the device C core writes against the mlx5 offsets (also across the ring end), the decoder on a
  * hand-written image and on malformed ones, bad input to the device function, and the software
  * NIC's execution (one frame per data segment, counted as dropped by the unattached port; the
- * CQE's byte count; a bad key ending the WQE with LOCAL_PROT and no packet after it).
+ * CQE's byte count; a bad key ending the WQE with LOCAL_PROT and no packet after it; an SQ
+ * created without allow_multi_pkt_send_wqe refusing the opcode).
  * Frames reaching Linux through a veth pair: test_eth_veth.c.
  */
 #include <setjmp.h>
@@ -19,6 +20,8 @@
 #include "eth_fixture.h"
 #include "opengda.h"
 #include "prm/prm_wqe.h"
+#include "swnic/swnic.h"
+#include "swnic/swnic_engine.h"
 #include "test_util.h"
 
 static uint32_t be32_at(const uint8_t *p)
@@ -240,6 +243,47 @@ static void test_empw_bad_key(void **state)
 	efx_mmap_destroy(m);
 }
 
+/*
+ * An SQ created without sqc.allow_multi_pkt_send_wqe (the software NIC's flag is cleared, as a
+ * CREATE_SQ without it leaves it) refuses the opcode: an error CQE with LOCAL_QP_OP and the
+ * vendor reason BAD_OPCODE, no packet sent; the queue is in error afterwards.
+ */
+static void test_empw_without_allow(void **state)
+{
+	struct cfx *f = *state;
+	struct opengda_eth_port_stats before, after;
+	struct doca_gpu_eth_txq *h = NULL;
+	struct doca_eth_txq *t = efx_txq_start(f, 64, 0, &h);
+	const uint8_t *cqe = h->qp.cq_sq.cqe_daddr;
+	uint32_t len[2] = {60, 70}, keys[2], mkey = 0, done = 0;
+	struct doca_mmap *m = efx_buf_mmap(f, &mkey);
+	struct swnic *nic = NULL;
+	struct swnic_qp *qp;
+	uint64_t addr[2];
+
+	assert_int_equal(swnic_open(0, &nic), DOCA_SUCCESS);
+	qp = swnic_qp_acquire(nic, h->qp.sq_num);
+	assert_non_null(qp);
+	assert_true(qp->allow_multi_pkt_send); /* doca_eth_txq asks for it */
+	qp->allow_multi_pkt_send = false;
+	swnic_qp_release(qp);
+	addr[0] = (uint64_t)(uintptr_t)f->buf;
+	addr[1] = (uint64_t)(uintptr_t)(f->buf + 256);
+	keys[0] = keys[1] = opengda_mlx5_htobe32(mkey);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
+	(void)efx_post_empw(h, 2, addr, len, keys, DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY);
+	assert_int_equal(ogda_dev_eth_poll_completion(h, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done),
+			 OPENGDA_DEV_CQE_ERROR(OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR));
+	assert_int_equal(cqe[63] >> 4, OPENGDA_MLX5_CQE_REQ_ERR);
+	assert_int_equal(cqe[OPENGDA_MLX5_ERR_CQE_SYNDROME], OPENGDA_MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+	assert_int_equal(cqe[OPENGDA_MLX5_ERR_CQE_VENDOR_ERR_SYND], SWNIC_VSYND_BAD_OPCODE);
+	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
+	assert_true(after.tx_dropped == before.tx_dropped && after.tx_packets == before.tx_packets);
+	swnic_close(nic);
+	efx_mmap_destroy(m);
+	efx_txq_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +292,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_empw_bad_input, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_empw_unattached, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_empw_bad_key, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_empw_without_allow, cfx_setup, cfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

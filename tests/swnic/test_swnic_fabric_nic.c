@@ -196,6 +196,61 @@ static void nic_forged_requests_refused(void **state)
 	free(x.region);
 }
 
+/*
+ * A requester whose window of requests was lost resends atomics that ran long ago: every one
+ * of the last SWNIC_RESP_ATOMIC_SAVED gets the result of its first execution and runs no
+ * second time; one older than those is dropped (NO_QP), as a responder that kept no result.
+ */
+static void nic_duplicate_atomics_get_their_results(void **state)
+{
+	const unsigned n = SWNIC_RESP_ATOMIC_SAVED + 8u;
+	uint32_t first_psn, k;
+	struct swnic *requester;
+	struct swnic_resp resp;
+	struct swnic_req req;
+	struct fnx_target t;
+	uint64_t word;
+	struct fnx x;
+
+	(void)state;
+	fnx_open(&x, 0);
+	assert_int_equal(swnic_open(1, &requester), DOCA_SUCCESS);
+	fnx_target_of(&x, &t);
+	memset(x.region, 0, 8);
+	first_psn = t.psn;
+	for (k = 0; k < n; k++) { /* fetch-add 1, with a WRITE between each two: PSNs are not consecutive */
+		req = req_to(&t, SWNIC_REQ_ATOMIC_FA, 0, 0);
+		req.swap_add = 1;
+		assert_int_equal(deliver(requester, &t, &req, &resp, NULL), DOCA_SUCCESS);
+		assert_int_equal(resp.status, SWNIC_RESP_ACK);
+		assert_true(resp.atomic_orig == k);
+		req = req_to(&t, SWNIC_REQ_WRITE, 64, 8);
+		req.payload = &word;
+		word = k;
+		assert_int_equal(deliver(requester, &t, &req, &resp, NULL), DOCA_SUCCESS);
+		assert_int_equal(resp.status, SWNIC_RESP_ACK);
+	}
+	for (k = n - SWNIC_RESP_ATOMIC_SAVED; k < n; k++) {
+		req = req_to(&t, SWNIC_REQ_ATOMIC_FA, 0, 0);
+		req.swap_add = 1;
+		req.psn = first_psn + 2u * k;
+		assert_int_equal(swnic_fabric_deliver(requester, t.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+		assert_int_equal(resp.status, SWNIC_RESP_ACK);
+		if (resp.atomic_orig != k)
+			fail_msg("duplicate of fetch-add %u returned %llu", k, (unsigned long long)resp.atomic_orig);
+	}
+	req = req_to(&t, SWNIC_REQ_ATOMIC_FA, 0, 0);
+	req.swap_add = 1;
+	req.psn = first_psn + 2u * (n - SWNIC_RESP_ATOMIC_SAVED - 1u);
+	assert_int_equal(swnic_fabric_deliver(requester, t.gid, &req, &resp, NULL, TIMEOUT_NS), DOCA_SUCCESS);
+	assert_int_equal(resp.status, SWNIC_RESP_NO_QP);
+	memcpy(&word, x.region, 8);
+	assert_true(word == n); /* nothing ran twice */
+	swnic_close(requester);
+	fnx_close(&x);
+	free(x.region);
+}
+
 static void nic_two_instances_deliver_directly(void **state)
 {
 	struct fnx x;
@@ -308,6 +363,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(nic_two_instances_deliver_directly),
 		cmocka_unit_test(nic_forged_requests_refused),
+		cmocka_unit_test(nic_duplicate_atomics_get_their_results),
 		cmocka_unit_test(nic_fork_child_serves_region),
 		cmocka_unit_test(nic_fork_peer_killed),
 	};
