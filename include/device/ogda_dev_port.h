@@ -24,6 +24,7 @@
 #else
 #include <sched.h>
 #include <time.h>
+#include <unistd.h>
 #define OGDA_DEV_FN static inline
 #endif
 
@@ -505,7 +506,12 @@ OGDA_DEV_FN uint64_t ogda_dev_now_ns(void)
 #endif
 }
 
-/** One turn of a wait loop. Host threads yield: the software NIC needs the CPU to make progress. */
+/**
+ * One turn of a wait loop. Host threads yield: the software NIC needs the CPU to make progress.
+ * On a machine of at most 2 CPUs a yield is not enough (the scheduler gives a yielding thread
+ * its turn again at once, and the application's threads outnumber the CPUs): a wait that has
+ * yielded 64 times in a row sleeps 20 us a turn, so the NIC's threads get the CPU they need.
+ */
 OGDA_DEV_FN void ogda_dev_spin_pause(void)
 {
 #if defined(__CUDACC__)
@@ -513,7 +519,29 @@ OGDA_DEV_FN void ogda_dev_spin_pause(void)
 	__nanosleep(32);
 #endif
 #else
-	sched_yield();
+	/* __thread: valid in both C and C++ with GCC and Clang (the header is included by both). */
+	static __thread uint32_t turns;
+	static __thread uint64_t last_ns;
+	static __thread int small = -1;
+	uint64_t now;
+
+	if (small < 0)
+		small = sysconf(_SC_NPROCESSORS_ONLN) <= 2;
+	if (!small) {
+		sched_yield();
+		return;
+	}
+	now = ogda_dev_now_ns();
+	if (now - last_ns > 1000000u)
+		turns = 0; /* more than 1 ms since the last turn: a new wait */
+	last_ns = now;
+	if (++turns < 64) {
+		sched_yield();
+	} else {
+		struct timespec ts = {0, 20000};
+
+		nanosleep(&ts, NULL);
+	}
 #endif
 }
 
