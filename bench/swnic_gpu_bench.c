@@ -54,12 +54,6 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void io(int fd, void *p, size_t n, int out)
-{
-	if ((out ? write(fd, p, n) : read(fd, p, n)) != (ssize_t)n)
-		die("pipe i/o");
-}
-
 /* ---------------- baseline ---------------- */
 
 static double baseline_dtod(void)
@@ -139,19 +133,19 @@ static int serve(int rd, int wr)
 		return 2;
 	cu.memset_d8(cu.dev, 0, DEV_BYTES);
 	side_open(&s, &mine);
-	io(wr, &mine, sizeof(mine), 1);
-	io(rd, &parent, sizeof(parent), 0);
+	fx_xfer(wr, &mine, sizeof(mine), 1);
+	fx_xfer(rd, &parent, sizeof(parent), 0);
 	side_connect(&s, &parent);
-	io(wr, &mine, 1, 1);
+	fx_xfer(wr, &mine, 1, 1);
 	for (;;) {
-		io(rd, &cmd, 1, 0);
+		fx_xfer(rd, &cmd, 1, 0);
 		if (cmd == 0)
 			break;
 		(void)fx_qp_state(&s.f, &s.qp); /* orders the NIC's writes before the check */
 		ok = cu.dtoh(buf, cu.dev, MSG) == CUDA_SUCCESS;
 		for (i = 0; i < MSG && ok; i++)
 			ok = buf[i] == cmd;
-		io(wr, &ok, 1, 1);
+		fx_xfer(wr, &ok, 1, 1);
 	}
 	fx_close(&s.f);
 	free(buf);
@@ -217,19 +211,19 @@ static void run_pair(struct run *r, uint8_t fill)
 	if (cu.memset_d8(cu.dev, fill, MSG) != CUDA_SUCCESS)
 		die("cuMemsetD8");
 	side_open(&s, &mine);
-	io(to_parent[0], &child, sizeof(child), 0);
-	io(to_child[1], &mine, sizeof(mine), 1);
+	fx_xfer(to_parent[0], &child, sizeof(child), 0);
+	fx_xfer(to_child[1], &mine, sizeof(mine), 1);
 	side_connect(&s, &child);
-	io(to_parent[0], &ok, 1, 0);
+	fx_xfer(to_parent[0], &ok, 1, 0);
 	r->bw_gbs = (double)MSG * bw_iters / writes(&s, &child, bw_iters, BW_INFLIGHT, MSG) / 1e9;
-	io(to_child[1], &fill, 1, 1);
-	io(to_parent[0], &ok, 1, 0);
+	fx_xfer(to_child[1], &fill, 1, 1);
+	fx_xfer(to_parent[0], &ok, 1, 0);
 	if (!ok)
 		die("the child's GPU memory does not hold the data written");
 	r->rate_mps = (double)rate_iters / writes(&s, &child, rate_iters, RATE_INFLIGHT, 8) / 1e6;
 	if (swnic_fabric_get_stats(s.f.nic->fabric, &r->st) != DOCA_SUCCESS)
 		die("fabric stats");
-	io(to_child[1], &quit, 1, 1);
+	fx_xfer(to_child[1], &quit, 1, 1);
 	waitpid(pid, &status, 0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		die("the child process failed");

@@ -573,6 +573,9 @@ enum swnic_post_status swnic_exec_req_post(const struct swnic_exec_ctx *ctx, str
 	case DOCA_ERROR_NOT_SUPPORTED:
 		x->sync = true;
 		return SWNIC_POST_UNPIPED;
+	case DOCA_ERROR_IO_FAILED: /* its GPU payload could not be read: local, as a failed gather */
+		(void)finish(x, cpl, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, SWNIC_VSYND_LOCAL_COPY);
+		return SWNIC_POST_DONE;
 	case DOCA_ERROR_CONNECTION_RESET:
 	case DOCA_ERROR_TIME_OUT:
 	case DOCA_ERROR_NOT_CONNECTED:

@@ -167,15 +167,19 @@ static bool gpu_by_reference(struct swnic_fabric_pipe *p, const struct swnic_req
 	return !*refused;
 }
 
-/* Copies the GPU payload of req to host memory dst (its MR is held by the caller). */
+/*
+ * Copies the GPU payload of req to host memory dst (its MR is held by the caller).
+ * DOCA_ERROR_IO_FAILED when it cannot (logged): a local failure, not the peer's.
+ */
 static doca_error_t gpu_to_host(struct swnic_fabric_pipe *p, const struct swnic_req *req, void *dst)
 {
 	doca_error_t err = swnic_mem_copy(dst, OGDA_MEM_HOST, req->payload, OGDA_MEM_GPU, req->len);
 
-	if (err != DOCA_SUCCESS)
-		OGDA_LOG_ERR("%s: fabric pipe: cannot read a %u-byte GPU payload: %s", p->nic->name, req->len,
-			     doca_error_get_name(err));
-	return err;
+	if (err == DOCA_SUCCESS)
+		return DOCA_SUCCESS;
+	OGDA_LOG_ERR("%s: fabric pipe: cannot read a %u-byte GPU payload: %s", p->nic->name, req->len,
+		     doca_error_get_name(err));
+	return DOCA_ERROR_IO_FAILED;
 }
 
 doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t gid[16], const struct swnic_req *req,
@@ -258,7 +262,7 @@ doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t g
 		if (gpu && plen > 0) { /* plen < SWNIC_PIPE_TCP_BYTES: tcp_cost took it */
 			payload = scratch(p);
 			if (payload == NULL)
-				return DOCA_ERROR_NO_MEMORY;
+				return DOCA_ERROR_IO_FAILED; /* nowhere to read it into */
 			err = gpu_to_host(p, req, (void *)(uintptr_t)payload);
 			if (err != DOCA_SUCCESS)
 				return err;

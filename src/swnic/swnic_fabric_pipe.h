@@ -85,6 +85,8 @@ static inline uint32_t swnic_fabric_pipe_outstanding(const struct swnic_fabric_p
  * swnic_fabric_deliver once nothing is in flight (a GPU payload as host bytes).
  * DOCA_ERROR_NOT_CONNECTED / CONNECTION_RESET / TIME_OUT: no channel could be opened;
  * nothing was sent (a transport failure of the attempt).
+ * DOCA_ERROR_IO_FAILED: a GPU payload could not be read into host memory (logged); nothing
+ * was sent.
  * DOCA_ERROR_INVALID_VALUE: req is malformed (logged); nothing was sent.
  */
 doca_error_t swnic_fabric_pipe_post(struct swnic_fabric_pipe *p, const uint8_t gid[16], const struct swnic_req *req,

@@ -266,16 +266,6 @@ void swnic_ipc_unmap(struct swnic_ipc_map *map)
 	pthread_mutex_unlock(&maps_lock);
 }
 
-unsigned swnic_ipc_maps_open(void)
-{
-	unsigned i, n = 0;
-
-	pthread_mutex_lock(&maps_lock);
-	for (i = 0; i < SWNIC_IPC_MAPS; i++)
-		n += maps[i].used ? 1u : 0u;
-	pthread_mutex_unlock(&maps_lock);
-	return n;
-}
 
 #else /* !OGDA_HAVE_CUDA_H */
 
@@ -314,9 +304,5 @@ void swnic_ipc_unmap(struct swnic_ipc_map *map)
 	(void)map;
 }
 
-unsigned swnic_ipc_maps_open(void)
-{
-	return 0;
-}
 
 #endif /* OGDA_HAVE_CUDA_H */

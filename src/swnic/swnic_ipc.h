@@ -77,7 +77,5 @@ struct swnic_ipc_map;
 doca_error_t swnic_ipc_map(const struct swnic_ipc_ref *ref, uint64_t len, void **ptr, struct swnic_ipc_map **map,
 			   char *why, size_t why_cap);
 void swnic_ipc_unmap(struct swnic_ipc_map *map);
-/* Mappings open now (tests). */
-unsigned swnic_ipc_maps_open(void);
 
 #endif /* OGDA_SWNIC_IPC_H_ */

@@ -312,6 +312,19 @@ static void expect_ok(struct run *r, uint16_t first, uint32_t n)
 	}
 }
 
+/* Takes successful completions until at most `left` WQEs are outstanding; *done counts them. */
+static void reap_ok(struct run *r, uint32_t posted, uint32_t *done, uint32_t left)
+{
+	struct opengda_mlx5_cqe_fields c;
+
+	while (posted - *done > left) {
+		fx_poll_ok(&r->s.cq, &c);
+		if (c.opcode != OPENGDA_MLX5_CQE_REQ)
+			fail_msg("WQE %u: opcode 0x%x syndrome 0x%x", *done, c.opcode, c.syndrome);
+		(*done)++;
+	}
+}
+
 /*
  * 3000 WQEs, up to 256 outstanding: per round of 6 a fetch-add, an inline WRITE of the
  * round number into its own slot, a gathered WRITE of up to 16 KiB, a READ of 4 KiB,
@@ -322,7 +335,6 @@ static void window_stream_is_exact_and_ordered(void **state)
 {
 	enum { ROUNDS = 500 };
 	static uint8_t got[MEM];
-	struct opengda_mlx5_cqe_fields c;
 	uint32_t round, fa = 0, sends = 0, posted = 0, done = 0, i;
 	struct run r;
 
@@ -335,12 +347,7 @@ static void window_stream_is_exact_and_ordered(void **state)
 		uint64_t v = round + 1u;
 		uint32_t bulk = 1024u + (round * 997u) % 15360u;
 
-		while (posted - done > 200u) {
-			fx_poll_ok(&r.s.cq, &c);
-			if (c.opcode != OPENGDA_MLX5_CQE_REQ)
-				fail_msg("round %u: opcode 0x%x syndrome 0x%x", round, c.opcode, c.syndrome);
-			done++;
-		}
+		reap_ok(&r, posted, &done, 200u);
 		post_fa(&r, fa++, CE);
 		assert_int_equal(opengda_mlx5_wqe_rdma_write_inline(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE,
 								    r.ch.addr + SLOTS_OFF + 8u * round, r.ch.rkey, &v, 8),
@@ -360,12 +367,7 @@ static void window_stream_is_exact_and_ordered(void **state)
 		}
 		fx_ring(&r.s.qp, FX_RING_PI);
 	}
-	while (done < posted) {
-		fx_poll_ok(&r.s.cq, &c);
-		if (c.opcode != OPENGDA_MLX5_CQE_REQ)
-			fail_msg("WQE %u: opcode 0x%x syndrome 0x%x", done, c.opcode, c.syndrome);
-		done++;
-	}
+	reap_ok(&r, posted, &done, 0);
 	for (i = 0; i < fa; i++)
 		if (*fa_result(&r.s, i) != i)
 			fail_msg("fetch-add %u returned %llu: not exactly once in order", i,
@@ -555,7 +557,6 @@ static void window_lossy_link_runs_everything_once(void **state)
 {
 	enum { ROUNDS = 300 };
 	static uint8_t got[MEM];
-	struct opengda_mlx5_cqe_fields c;
 	uint32_t round, posted = 0, done = 0, k;
 	struct swnic_fabric_stats st;
 	struct run r;
@@ -570,12 +571,7 @@ static void window_lossy_link_runs_everything_once(void **state)
 	for (round = 0; round < ROUNDS; round++) {
 		uint64_t v = round + 1u;
 
-		while (posted - done > 200u) {
-			fx_poll_ok(&r.s.cq, &c);
-			if (c.opcode != OPENGDA_MLX5_CQE_REQ)
-				fail_msg("round %u: opcode 0x%x syndrome 0x%x", round, c.opcode, c.syndrome);
-			done++;
-		}
+		reap_ok(&r, posted, &done, 200u);
 		post_fa(&r, round, CE);
 		assert_int_equal(opengda_mlx5_wqe_rdma_write_inline(&r.s.qp.sqd, fx_take(&r.s.qp, 3), CE,
 								    r.ch.addr + SLOTS_OFF + 8u * round, r.ch.rkey, &v, 8),
@@ -583,12 +579,7 @@ static void window_lossy_link_runs_everything_once(void **state)
 		posted += 2;
 		fx_ring(&r.s.qp, FX_RING_PI);
 	}
-	while (done < posted) {
-		fx_poll_ok(&r.s.cq, &c);
-		if (c.opcode != OPENGDA_MLX5_CQE_REQ)
-			fail_msg("WQE %u: opcode 0x%x syndrome 0x%x", done, c.opcode, c.syndrome);
-		done++;
-	}
+	reap_ok(&r, posted, &done, 0);
 	for (k = 0; k < ROUNDS; k++)
 		if (*fa_result(&r.s, k) != k)
 			fail_msg("fetch-add %u returned %llu: a request ran twice or out of order", k,
