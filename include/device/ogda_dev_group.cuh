@@ -103,7 +103,7 @@ __device__ static __forceinline__ int group_reserve(struct doca_gpu_dev_verbs_qp
 						    uint32_t handler, uint32_t code_opt, uint64_t *base)
 {
 	*base = 0;
-	if (count > qp->sq_wqe_num)
+	if (count > ogda_dev_ro_u32(&qp->sq_wqe_num))
 		return OGDA_CUH_EGROUP;
 	return ogda_dev_post_begin(qp, count, sharing, handler, code_opt, base);
 }
@@ -132,7 +132,7 @@ __device__ static __forceinline__ bool thread_post_aggregated(struct doca_gpu_de
 	int rc = 0;
 
 	(void)__match_all_sync(peers, n, &same_n);
-	if (count < 2 || !same_n || (uint64_t)n * count > qp->sq_wqe_num)
+	if (count < 2 || !same_n || (uint64_t)n * count > ogda_dev_ro_u32(&qp->sq_wqe_num))
 		return false;
 	if (lane == leader)
 		rc = ogda_dev_post_begin(qp, n * count, sharing, handler, code_opt, &base);
@@ -176,10 +176,19 @@ __device__ static __forceinline__ int group_post(struct doca_gpu_dev_verbs_qp *q
 		rc = ogda_dev_post_begin(qp, n + extra, sharing, handler, code_opt, &base);
 	} else if constexpr (scope == DOCA_GPUNETIO_VERBS_EXEC_SCOPE_WARP) {
 		const uint32_t lane = doca_gpu_dev_verbs_get_lane_id();
-		const uint32_t incl = warp_inclusive_scan<uint32_t>(n, lane, 0xffffffffu);
+		int same = 0;
 
-		total = __shfl_sync(0xffffffffu, incl, 31);
-		first_off = incl - n;
+		/* Every lane posting as many WQEBBs (the usual call) needs no scan: one match instead of six shuffles. */
+		(void)__match_all_sync(0xffffffffu, n, &same);
+		if (same) {
+			total = n * 32u;
+			first_off = n * lane;
+		} else {
+			const uint32_t incl = warp_inclusive_scan<uint32_t>(n, lane, 0xffffffffu);
+
+			total = __shfl_sync(0xffffffffu, incl, 31);
+			first_off = incl - n;
+		}
 		base = 0;
 		rc = 0;
 		if (lane == 0)

@@ -21,7 +21,10 @@
 
 #if defined(__CUDACC__)
 #define OGDA_DEV_FN static __device__ __forceinline__
+/* For the few pure helpers host code of a CUDA file also needs (reading a view it copied back). */
+#define OGDA_DEV_HD_FN static __host__ __device__ __forceinline__
 #else
+#define OGDA_DEV_HD_FN static inline
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,15 +104,33 @@ OGDA_DEV_FN void ogda_dev_store_release_u64(uint64_t *p, uint64_t v, int sharing
 
 /*
  * Fields of a QP or CQ view that the host sets before any kernel runs and device code never
- * writes (ring addresses, masks, QPN words, doorbell pointers). On the GPU they are read through
- * the read-only path (ld.global.nc): the compiler may then keep them in registers across the WQE
- * stores of a batch instead of reloading them after every store it cannot prove does not alias
- * them, which put an L1 round trip into every WQE.
+ * writes (ring addresses, masks, QPN words, doorbell pointers, handler and memory type). On the GPU
+ * they are read through the read-only path (ld.global.nc) by a non-volatile asm statement without
+ * a memory clobber: the compiler sees a pure function of the address, so it keeps the value in a
+ * register across the WQE stores of a batch, across the fences and atomics of a post (whose memory
+ * clobbers would otherwise force a reload, an L1 or L2 round trip on the serial path of every
+ * post), and hoists it out of the caller's posting loop. __ldg alone did not allow the latter two.
  */
 OGDA_DEV_FN uint32_t ogda_dev_ro_u32(const uint32_t *p)
 {
 #if defined(__CUDACC__)
-	return __ldg(p);
+	uint32_t v;
+
+	asm("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
+	return v;
+#else
+	return *p;
+#endif
+}
+
+/** A read-only 64-bit field (see ogda_dev_ro_u32). */
+OGDA_DEV_FN uint64_t ogda_dev_ro_u64(const uint64_t *p)
+{
+#if defined(__CUDACC__)
+	uint64_t v;
+
+	asm("ld.global.nc.u64 %0, [%1];" : "=l"(v) : "l"(p));
+	return v;
 #else
 	return *p;
 #endif
@@ -118,11 +139,7 @@ OGDA_DEV_FN uint32_t ogda_dev_ro_u32(const uint32_t *p)
 /** A read-only pointer field (see ogda_dev_ro_u32). */
 OGDA_DEV_FN void *ogda_dev_ro_ptr(void *const *p)
 {
-#if defined(__CUDACC__)
-	return (void *)__ldg((const unsigned long long *)p);
-#else
-	return *p;
-#endif
+	return (void *)(uintptr_t)ogda_dev_ro_u64((const uint64_t *)(const void *)p);
 }
 
 /** Relaxed store of a word other threads read. */
@@ -296,6 +313,23 @@ OGDA_DEV_FN uint64_t ogda_dev_atomic_cas_relaxed_u64(uint64_t *p, uint64_t expec
 	(void)sharing;
 	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE);
 	return expected;
+#endif
+}
+
+/**
+ * Fetch-or, relaxed on the GPU (the caller orders it with fences: ogda_dev_sq_post_shared's fast
+ * path). Host threads have no such fences under ThreadSanitizer, so there it is acq_rel (free on
+ * x86) and the pairing stays visible to the tool. Returns the old value.
+ */
+OGDA_DEV_FN int ogda_dev_atomic_or_relaxed_i32(int *p, int v, int sharing)
+{
+#if defined(__CUDACC__)
+	if (sharing == OGDA_DEV_SHARE_CTA)
+		return atomicOr_block(p, v);
+	return atomicOr(p, v);
+#else
+	(void)sharing;
+	return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);
 #endif
 }
 

@@ -27,6 +27,9 @@
  *   because a ConnectX takes the producer index from the doorbell and reads the record only to
  *   recover lost doorbells, never moving its index backwards (the software NIC likewise takes
  *   the larger of the two, swnic_engine.c accept_target).
+ * - Fence first (ogda_dev_sq_post_shared, plain doorbells): the release fence is issued before the
+ *   post's atomics rather than before its doorbell, which lets the lock, the publication and the
+ *   read of the index last rung go out together; an uncontended post then rings with no second fence.
  * EXCLUSIVE QPs skip all of that: plain loads and stores (the QP is this thread's alone), and the
  * caller's producer index is rung as is.
  *
@@ -68,12 +71,22 @@ OGDA_DEV_FN int ogda_dev_sq_wait_slots(struct doca_gpu_dev_verbs_qp *qp, uint64_
 {
 	uint64_t last = base + count - 1;
 
-	if (last < qp->sq_wqe_num)
+	uint32_t num = ogda_dev_ro_u32(&qp->sq_wqe_num);
+
+	if (last < num)
 		return 0;
-	return ogda_dev_qp_wait_index(qp, last - qp->sq_wqe_num, sharing);
+	return ogda_dev_qp_wait_index(qp, last - num, sharing);
 }
 
 #define OGDA_DEV_SCAN_BATCH 8u
+
+/** The readiness word of WQEBB index @p i. */
+OGDA_DEV_FN uint64_t *ogda_dev_sq_slot(const struct doca_gpu_dev_verbs_qp *qp, uint64_t i)
+{
+	uint64_t *slots = (uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->ogda_ready_slots);
+
+	return &slots[i & ogda_dev_ro_u32(&qp->sq_wqe_mask)];
+}
 
 /**
  * Where the run recorded in slot word @p v for index @p i ends (exclusive), or @p i when the word
@@ -81,7 +94,7 @@ OGDA_DEV_FN int ogda_dev_sq_wait_slots(struct doca_gpu_dev_verbs_qp *qp, uint64_
  */
 OGDA_DEV_FN uint64_t ogda_dev_sq_run_end(const struct doca_gpu_dev_verbs_qp *qp, uint64_t i, uint64_t v)
 {
-	return v > i && v - i <= qp->sq_wqe_num ? v : i;
+	return v > i && v - i <= ogda_dev_ro_u32(&qp->sq_wqe_num) ? v : i;
 }
 
 /**
@@ -97,7 +110,7 @@ OGDA_DEV_FN uint64_t ogda_dev_sq_scan_ready(const struct doca_gpu_dev_verbs_qp *
 
 #if defined(__CUDACC__)
 	/* One word first: with little contention the next range is usually not recorded. */
-	if (ogda_dev_sq_run_end(qp, e, ogda_dev_load_relaxed_u64(&qp->ogda_ready_slots[e & qp->sq_wqe_mask])) == e)
+	if (ogda_dev_sq_run_end(qp, e, ogda_dev_load_relaxed_u64(ogda_dev_sq_slot(qp, e))) == e)
 		return e;
 	for (;;) {
 		uint64_t v[OGDA_DEV_SCAN_BATCH];
@@ -105,11 +118,11 @@ OGDA_DEV_FN uint64_t ogda_dev_sq_scan_ready(const struct doca_gpu_dev_verbs_qp *
 		uint32_t k;
 
 		for (k = 0; k < OGDA_DEV_SCAN_BATCH; k++)
-			v[k] = ogda_dev_load_relaxed_u64(&qp->ogda_ready_slots[(e + k) & qp->sq_wqe_mask]);
+			v[k] = ogda_dev_load_relaxed_u64(ogda_dev_sq_slot(qp, e + k));
 		while (c - e < OGDA_DEV_SCAN_BATCH) {
 			uint64_t n = ogda_dev_sq_run_end(qp, c, v[c - e]);
 
-			if (n == c || n - r > qp->sq_wqe_num)
+			if (n == c || n - r > ogda_dev_ro_u32(&qp->sq_wqe_num))
 				break;
 			c = n;
 		}
@@ -123,9 +136,9 @@ OGDA_DEV_FN uint64_t ogda_dev_sq_scan_ready(const struct doca_gpu_dev_verbs_qp *
 #else
 	for (;;) {
 		uint64_t n = ogda_dev_sq_run_end(
-			qp, e, ogda_dev_load_acquire_u64(&qp->ogda_ready_slots[e & qp->sq_wqe_mask], sharing));
+			qp, e, ogda_dev_load_acquire_u64(ogda_dev_sq_slot(qp, e), sharing));
 
-		if (n == e || n - r > qp->sq_wqe_num)
+		if (n == e || n - r > ogda_dev_ro_u32(&qp->sq_wqe_num))
 			return e;
 		e = n;
 	}
@@ -180,7 +193,7 @@ OGDA_DEV_FN int ogda_dev_sq_publish(struct doca_gpu_dev_verbs_qp *qp, uint64_t f
 		(void)ogda_dev_sq_advance_ready_from(qp, to + 1, sharing);
 		return 1;
 	}
-	ogda_dev_store_release_u64(&qp->ogda_ready_slots[from & qp->sq_wqe_mask], to + 1, sharing);
+	ogda_dev_store_release_u64(ogda_dev_sq_slot(qp, from), to + 1, sharing);
 	ogda_dev_fence_handoff(sharing);
 	return ogda_dev_sq_advance_ready(qp, sharing);
 }
@@ -208,8 +221,29 @@ OGDA_DEV_FN int ogda_dev_sq_mark_ready(struct doca_gpu_dev_verbs_qp *qp, uint64_
 /** The 8-byte doorbell for producer index @p pi: BE32(pi << 8), BE32(qpn << 8). */
 OGDA_DEV_FN uint64_t ogda_dev_sq_db_value(const struct doca_gpu_dev_verbs_qp *qp, uint64_t pi)
 {
-	return opengda_mlx5_pack_words(opengda_mlx5_htobe32((uint32_t)(pi & 0xffff) << 8),
-				       ogda_dev_ro_u32(&qp->sq_num_shift8_be));
+	return opengda_mlx5_pack_words(ogda_dev_be32_idx16_shift8((uint32_t)pi), ogda_dev_ro_u32(&qp->sq_num_shift8_be));
+}
+
+/** The QP's doorbell handler, AUTO resolved (the export never leaves AUTO in the view). */
+OGDA_DEV_FN uint32_t ogda_dev_sq_handler(const struct doca_gpu_dev_verbs_qp *qp, uint32_t handler)
+{
+	return handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO ? ogda_dev_ro_u32((const uint32_t *)&qp->nic_handler)
+							       : handler;
+}
+
+/** Whether the ring lives in GPU memory (the doorbell is then ordered at GPU scope). */
+OGDA_DEV_FN int ogda_dev_sq_ring_in_gpu(const struct doca_gpu_dev_verbs_qp *qp)
+{
+	return ogda_dev_ro_u32((const uint32_t *)&qp->mem_type) == DOCA_GPUNETIO_VERBS_MEM_TYPE_GPU;
+}
+
+/** The release fence that orders WQE stores before the doorbell record and doorbell. */
+OGDA_DEV_FN void ogda_dev_sq_fence_before_db(const struct doca_gpu_dev_verbs_qp *qp)
+{
+	if (ogda_dev_sq_ring_in_gpu(qp))
+		ogda_dev_fence_gpu_mem_release();
+	else
+		ogda_dev_fence_nic_release();
 }
 
 /** Writes the send doorbell record for @p pi (after the WQEs, before the doorbell). */
@@ -238,10 +272,7 @@ OGDA_DEV_FN void ogda_dev_sq_ring_db_dbr(struct doca_gpu_dev_verbs_qp *qp, uint6
 	uint64_t *db = (uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_db);
 	uint64_t dbv = ogda_dev_sq_db_value(qp, pi);
 
-	if (ogda_dev_ro_u32((const uint32_t *)&qp->mem_type) == DOCA_GPUNETIO_VERBS_MEM_TYPE_GPU)
-		ogda_dev_fence_gpu_mem_release();
-	else
-		ogda_dev_fence_nic_release();
+	ogda_dev_sq_fence_before_db(qp);
 	if (dbrec != 0)
 		ogda_dev_store_nic_u32(dbrec, opengda_mlx5_qp_dbr_value((uint32_t)pi));
 	ogda_dev_store_doorbell_u64(db, dbv);
@@ -276,25 +307,32 @@ OGDA_DEV_FN void ogda_dev_sq_ring_proxy(struct doca_gpu_dev_verbs_qp *qp, uint64
 	ogda_dev_atomic_max_sys_u64(qp->ogda_pi_mailbox, pi);
 }
 
+/** Whether the CPU service keeps the doorbell record (NO_DBR_SW_EMULATED). */
+OGDA_DEV_FN int ogda_dev_sq_dbr_emulated(const struct doca_gpu_dev_verbs_qp *qp)
+{
+	return ogda_dev_ro_u32((const uint32_t *)&qp->send_dbr_mode_ext) ==
+	       DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED;
+}
+
 /**
  * Makes the NIC see WQEs up to (excluding) @p pi, moving on from @p prev, the last value rung.
  * Dispatches on the QP's handler (every handler, BlueFlame included).
  */
 OGDA_DEV_FN void ogda_dev_sq_ring_to(struct doca_gpu_dev_verbs_qp *qp, uint64_t prev, uint64_t pi, uint32_t handler)
 {
-	if (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO)
-		handler = (uint32_t)qp->nic_handler;
+	handler = ogda_dev_sq_handler(qp, handler);
 	if (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY) {
 		ogda_dev_sq_ring_proxy(qp, pi);
 		return;
 	}
-	if (qp->send_dbr_mode_ext == DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_NO_DBR_SW_EMULATED) {
+	if (ogda_dev_sq_dbr_emulated(qp)) {
 		/* The GPU rings; the CPU service keeps the record from the mailbox (and re-rings). */
 		ogda_dev_sq_ring_db(qp, pi);
 		ogda_dev_atomic_max_sys_u64(qp->ogda_pi_mailbox, pi);
 		return;
 	}
-	if (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF && pi - prev == 1 && qp->sq_dbrec != 0) {
+	if (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_BF && pi - prev == 1 &&
+	    ogda_dev_ro_ptr((void *const *)&qp->sq_dbrec) != 0) {
 		/*
 		 * The WQE is copied before the record moves: once the NIC sees the record it may
 		 * execute and complete the WQE, and another thread may then reuse its slot.
@@ -391,21 +429,50 @@ OGDA_DEV_FN int ogda_dev_sq_lock_or_flag(struct doca_gpu_dev_verbs_qp *qp, int s
 }
 
 /**
+ * EXCLUSIVE submit: rings @p pi if it is beyond the last value rung. With a plain doorbell (GPU_SM_DB,
+ * GPU_SM_NO_DBR; the other handlers go through ogda_dev_sq_ring_to) the fence comes first and the
+ * comparison after it: the load of sq_wqe_pi is then in flight while the fence waits for the
+ * WQE stores, instead of adding its round trip in front of the fence. A stale @p pi (not beyond
+ * sq_wqe_pi) costs a fence and rings nothing, as before.
+ */
+OGDA_DEV_FN void ogda_dev_sq_submit_excl(struct doca_gpu_dev_verbs_qp *qp, uint64_t pi, uint32_t handler)
+{
+	uint64_t prev;
+
+	handler = ogda_dev_sq_handler(qp, handler);
+	if ((handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB || handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_NO_DBR) &&
+	    !ogda_dev_sq_dbr_emulated(qp)) {
+		uint32_t *dbrec = (uint32_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_dbrec);
+		uint64_t *db = (uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_db);
+
+		prev = qp->sq_wqe_pi;
+		ogda_dev_sq_fence_before_db(qp);
+		if (pi > prev) {
+			if (dbrec != 0)
+				ogda_dev_store_nic_u32(dbrec, opengda_mlx5_qp_dbr_value((uint32_t)pi));
+			ogda_dev_store_doorbell_u64(db, ogda_dev_sq_db_value(qp, pi));
+			qp->sq_wqe_pi = pi;
+		}
+		return;
+	}
+	prev = qp->sq_wqe_pi;
+	if (pi > prev) {
+		ogda_dev_sq_ring_to(qp, prev, pi, handler);
+		qp->sq_wqe_pi = pi;
+	}
+}
+
+/**
  * Makes everything published visible to the NIC. EXCLUSIVE: rings @p pi (the caller's producer
  * index) if it is new. Shared: rings up to sq_ready_index under sq_lock, after carrying the index
  * over recorded ranges (@p pi is not used: the index may cover other threads' WQEs too).
  */
 OGDA_DEV_FN void ogda_dev_sq_submit(struct doca_gpu_dev_verbs_qp *qp, uint64_t pi, int sharing, uint32_t handler)
 {
-	uint64_t prev;
 	int lockv;
 
 	if (sharing == OGDA_DEV_SHARE_EXCLUSIVE) {
-		prev = qp->sq_wqe_pi;
-		if (pi > prev) {
-			ogda_dev_sq_ring_to(qp, prev, pi, handler);
-			qp->sq_wqe_pi = pi;
-		}
+		ogda_dev_sq_submit_excl(qp, pi, handler);
 		return;
 	}
 	(void)pi;
@@ -414,37 +481,97 @@ OGDA_DEV_FN void ogda_dev_sq_submit(struct doca_gpu_dev_verbs_qp *qp, uint64_t p
 		ogda_dev_sq_ring_held(qp, lockv, 1, 0, sharing, handler);
 }
 
+/** Whether the QP rings with a plain doorbell (and record): GPU_SM_DB or GPU_SM_NO_DBR, not emulated. */
+OGDA_DEV_FN int ogda_dev_sq_plain_db(const struct doca_gpu_dev_verbs_qp *qp, uint32_t handler)
+{
+	handler = ogda_dev_sq_handler(qp, handler);
+	return (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB ||
+		handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_NO_DBR) &&
+	       !ogda_dev_sq_dbr_emulated(qp);
+}
+
 /**
  * Publishes WQEBBs [from, to] of a shared QP and rings: what a post does after writing its WQEs.
  *
- * Lock first: a caller that takes sq_lock at once (no ringer busy, the usual case without
- * contention) publishes with a relaxed CAS when it is first in line (nobody else can ring before
- * it lets go, and its own fence orders its WQEs before its doorbell), needs no scan unless the
- * word says a range may be recorded (PENDING, AGAIN), and rings. One atomic to lock, one to
- * publish, one fence, one atomic to let go. Otherwise the range is published with release
- * semantics (CAS when first in line, else recorded in its first slot's word) and the holder is
- * flagged to look again.
+ * Fence first (plain doorbells): the one release fence of the post comes before its atomics
+ * instead of before its doorbell. It orders the caller's WQE stores before everything after it
+ * at the ring's scope, so the publication that follows is a release (fence, then relaxed write)
+ * and the doorbell needs no fence of its own. The three accesses that decide the path are then
+ * independent and in flight together, one round trip instead of three: take sq_lock (fetch-or),
+ * publish (compare-and-swap from @p from), read the last index rung; one acquire fence after them
+ * (the previous holder's doorbell comes before ours). When the caller took the lock, was first in
+ * line, found no flag and nothing published unrung below its range, it writes the doorbell record
+ * and the doorbell at once and lets go: one fence, one round trip, the release of the let-go.
+ * Any other outcome continues as the general protocol does with the same three answers:
+ *
+ * - Lock taken: publishes with the CAS when first in line (else records the range in its first
+ *   slot's word) and rings in ogda_dev_sq_ring_held, scanning when the lock word says a range
+ *   may be recorded (PENDING, AGAIN) or when the CAS failed.
+ * - A ringer is busy: the range is published (already, when the CAS succeeded; else with release
+ *   semantics, CAS when first in line or recorded in its slot word) and carried as far as it can
+ *   go (help forward), then the holder is flagged to look again.
  */
 OGDA_DEV_FN void ogda_dev_sq_post_shared(struct doca_gpu_dev_verbs_qp *qp, uint64_t from, uint64_t to, int sharing,
 					 uint32_t handler)
 {
-	int lockv = ogda_dev_atomic_or_acquire_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
+	int plain = ogda_dev_sq_plain_db(qp, handler);
+	uint64_t seen, rung = 0;
+	int lockv;
 
+	if (plain) {
+		ogda_dev_sq_fence_before_db(qp);
+		lockv = ogda_dev_atomic_or_relaxed_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
+#if defined(__CUDACC__)
+		seen = ogda_dev_atomic_cas_relaxed_u64(&qp->sq_ready_index, from, to + 1, sharing);
+		rung = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi);
+		ogda_dev_fence_acquire_scope(sharing);
+#else
+		/* Host threads: acquire-release, which is what ThreadSanitizer checks (port.h). */
+		seen = ogda_dev_atomic_cas_u64(&qp->sq_ready_index, from, to + 1, sharing);
+		rung = ogda_dev_load_relaxed_u64(&qp->sq_wqe_pi);
+#endif
+	} else {
+		lockv = ogda_dev_atomic_or_acquire_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, sharing);
+		seen = lockv & OGDA_DEV_SQ_LOCK_HELD ? ~from : ogda_dev_atomic_cas_relaxed_u64(&qp->sq_ready_index, from,
+											   to + 1, sharing);
+	}
 	if (!(lockv & OGDA_DEV_SQ_LOCK_HELD)) {
 		int scan = (lockv & (OGDA_DEV_SQ_LOCK_AGAIN | OGDA_DEV_SQ_LOCK_PENDING)) != 0;
 
 		lockv |= OGDA_DEV_SQ_LOCK_HELD;
-		if (ogda_dev_atomic_cas_relaxed_u64(&qp->sq_ready_index, from, to + 1, sharing) == from) {
+		if (seen == from && plain && !scan && rung == from) {
+			/* Only our WQEs to ring, already ordered by our fence. */
+			uint32_t *dbrec = (uint32_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_dbrec);
+
+			if (dbrec != 0)
+				ogda_dev_store_nic_u32(dbrec, opengda_mlx5_qp_dbr_value((uint32_t)(to + 1)));
+			ogda_dev_store_doorbell_u64((uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_db),
+						    ogda_dev_sq_db_value(qp, to + 1));
+			ogda_dev_store_relaxed_u64(&qp->sq_wqe_pi, to + 1);
+#if defined(OGDA_DEV_SQ_TEST_BEFORE_RELEASE)
+			OGDA_DEV_SQ_TEST_BEFORE_RELEASE(qp); /* a unit test's publisher, at the racy point */
+#endif
+			lockv = ogda_dev_atomic_cas_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_HELD, 0, sharing);
+			if (lockv != OGDA_DEV_SQ_LOCK_HELD)
+				ogda_dev_sq_ring_held(qp, lockv, 1, 0, sharing, handler); /* flagged meanwhile */
+			return;
+		}
+		if (seen == from) {
 			ogda_dev_sq_ring_held(qp, lockv, scan, scan ? 0 : to + 1, sharing, handler);
 			return;
 		}
 		/* Not first in line: record the range; the scan (ours or a later holder's) carries it. */
-		ogda_dev_store_relaxed_u64(&qp->ogda_ready_slots[from & qp->sq_wqe_mask], to + 1);
+		ogda_dev_store_relaxed_u64(ogda_dev_sq_slot(qp, from), to + 1);
 		ogda_dev_sq_ring_held(qp, lockv, 1, 0, sharing, handler);
 		return;
 	}
 	/* A ringer is busy: publish and carry the index ourselves (help forward), then flag it. */
-	(void)ogda_dev_sq_publish(qp, from, to, sharing);
+	if (seen == from) {
+		ogda_dev_fence_handoff(sharing);
+		(void)ogda_dev_sq_advance_ready_from(qp, to + 1, sharing);
+	} else {
+		(void)ogda_dev_sq_publish(qp, from, to, sharing);
+	}
 	if (ogda_dev_atomic_or_release_i32(&qp->sq_lock, OGDA_DEV_SQ_LOCK_AGAIN, sharing) & OGDA_DEV_SQ_LOCK_HELD)
 		return;
 	lockv = ogda_dev_sq_lock_or_flag(qp, sharing);

@@ -45,12 +45,35 @@ OGDA_DEV_FN void ogda_dev_store_seg(void *dst, uint64_t lo, uint64_t hi)
 #endif
 }
 
+/**
+ * BE32(opmod << 24 | (idx & 0xffff) << 8 | opcode): the first word of a ctrl segment. On the GPU
+ * one byte permute picks the four bytes straight from idx and the constants (memory order: opmod,
+ * idx[15:8], idx[7:0], opcode) instead of shift, mask, or and a byte swap: this word is built for
+ * every WQE, and in a batch of WQEs the instructions per WQE are what bounds one thread.
+ */
+OGDA_DEV_FN uint32_t ogda_dev_ctrl_word0(uint32_t idx, uint8_t opcode, uint8_t opmod)
+{
+#if defined(__CUDA_ARCH__)
+	return __byte_perm(idx, (uint32_t)opmod | (uint32_t)opcode << 8, 0x5014);
+#else
+	return opengda_mlx5_htobe32(((uint32_t)opmod << 24) | ((idx & 0xffff) << 8) | opcode);
+#endif
+}
+
+/** BE32((idx & 0xffff) << 8): the producer-index word of a doorbell (one byte permute on the GPU). */
+OGDA_DEV_FN uint32_t ogda_dev_be32_idx16_shift8(uint32_t idx)
+{
+#if defined(__CUDA_ARCH__)
+	return __byte_perm(idx, 0, 0x4014);
+#else
+	return opengda_mlx5_htobe32((idx & 0xffff) << 8);
+#endif
+}
+
 /** First 8 bytes of a ctrl segment: BE32(opmod << 24 | idx << 8 | opcode), then qpn_ds (already BE). */
 OGDA_DEV_FN uint64_t ogda_dev_ctrl_lo(uint64_t idx, uint8_t opcode, uint8_t opmod, uint32_t qpn_ds_be)
 {
-	uint32_t w0 = ((uint32_t)opmod << 24) | ((uint32_t)(idx & 0xffff) << 8) | opcode;
-
-	return opengda_mlx5_pack_words(opengda_mlx5_htobe32(w0), qpn_ds_be);
+	return opengda_mlx5_pack_words(ogda_dev_ctrl_word0((uint32_t)idx, opcode, opmod), qpn_ds_be);
 }
 
 /** Last 8 bytes of a ctrl segment: signature 0, reserved, fm_ce_se, immediate (BE as given). */

@@ -4,8 +4,9 @@
  * doorbell could be lost: a publisher hands its work to the ring holder by raising AGAIN while
  * the holder is between its last look and its release. When the holder took the lock with AGAIN
  * (or PENDING) already in the word, raising it again does not change the word; the holder must
- * still look again. A hook in ogda_dev_sq_ring_held runs the publisher exactly there, so the
- * interleaving is deterministic (it was seen on a 16-core machine as a send never rung).
+ * still look again. A hook at the let-go (in ogda_dev_sq_ring_held, and in the fence-first path of
+ * ogda_dev_sq_post_shared, which the clean-word case takes) runs the publisher exactly there, so
+ * the interleaving is deterministic (it was seen on a 16-core machine as a send never rung).
  */
 #include <setjmp.h>
 #include <stdarg.h>
