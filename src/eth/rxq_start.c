@@ -38,19 +38,10 @@ struct layout {
 	size_t rq_off, cq_off, dbr_off, len;
 };
 
-static uint32_t log2_of(uint32_t v)
-{
-	uint32_t l = 0;
-
-	while ((1u << l) < v)
-		l++;
-	return l;
-}
-
 static void plan(const struct doca_eth_rxq *q, struct layout *l)
 {
-	l->log_n = log2_of(eth_rxq_pkt_num(q->max_burst));
-	l->log_strides = q->strides_per_wqe != 0 ? log2_of(q->strides_per_wqe) : 0;
+	l->log_n = eth_log2_ceil(eth_rxq_pkt_num(q->max_burst));
+	l->log_strides = q->strides_per_wqe != 0 ? eth_log2_ceil(q->strides_per_wqe) : 0;
 	l->log_wqe = l->log_n > l->log_strides ? l->log_n - l->log_strides : 0;
 	l->wqe_size = q->strides_per_wqe != 0 ? RQ_STRIDING_WQE_SIZE : RQ_WQE_SIZE;
 	l->rq_off = 0;
@@ -152,7 +143,7 @@ static doca_error_t create_rq(struct doca_eth_rxq *q, const struct layout *l, ui
 		p.rqc.wq.wq_type = PRM_WQ_TYPE_CYCLIC_STRIDING;
 		p.rqc.wq.log_wq_stride = RQ_STRIDING_LOG_STRIDE;
 		p.rqc.wq.log_wqe_num_of_strides = prm_wq_strides_encode(l->log_strides);
-		p.rqc.wq.log_wqe_stride_size = (uint8_t)(log2_of(q->max_pkt) - PRM_WQ_LOG_STRIDE_SIZE_BASE);
+		p.rqc.wq.log_wqe_stride_size = (uint8_t)(eth_log2_ceil(q->max_pkt) - PRM_WQ_LOG_STRIDE_SIZE_BASE);
 	}
 	p.rqc.wq.dbr_umem_valid = 1;
 	p.rqc.wq.wq_umem_valid = 1;

@@ -127,6 +127,37 @@ static struct swnic_recv_wqe *scratch_wqe(void)
 	return w;
 }
 
+/* A peek that found no WQE (counted) or a broken ring (the RQ enters ERR): false; true for a WQE. */
+static bool peek_ok(struct swnic_eth_rq *rq, enum swnic_rq_take_result taken)
+{
+	if (taken == SWNIC_RQ_TAKE_EMPTY)
+		atomic_fetch_add(&rq->out_of_buffer, 1);
+	else if (taken == SWNIC_RQ_TAKE_BROKEN)
+		rq_to_error(rq, 0);
+	return taken == SWNIC_RQ_TAKE_OK;
+}
+
+/*
+ * Places len bytes along w's (held, then released) scatter list; an lkey it may not use (vendor
+ * syndrome vsynd, or found here) writes a RESP_ERR CQE with wqe_counter counter and the RQ enters
+ * ERR. true when placed.
+ */
+static bool place(struct swnic_eth_rq *rq, struct swnic_recv_wqe *w, uint8_t vsynd, const uint8_t *frame, uint32_t len,
+		  uint16_t counter)
+{
+	if (vsynd == 0)
+		vsynd = swnic_recv_hold(rq->nic, rq->pd, w, len, rq->rqn);
+	if (vsynd == 0 && !swnic_recv_scatter(w, frame, len))
+		vsynd = SWNIC_VSYND_LOCAL_COPY;
+	swnic_recv_release(w);
+	if (vsynd == 0)
+		return true;
+	(void)swnic_cq_post_error(rq->cq, OPENGDA_MLX5_CQE_RESP_ERR, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vsynd, 0,
+				  rq->rqn, rq->user_index, counter);
+	rq_to_error(rq, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	return false;
+}
+
 /*
  * Narrows w's scatter list to [off, off + len) of its buffer: where a frame goes in a striding
  * WQE. false if the WQE's buffers end before it.
@@ -173,7 +204,6 @@ static bool receive_striding(struct swnic_eth_rq *rq, struct swnic_recv_wqe *w, 
 	uint32_t need = (uint32_t)(((uint64_t)len + shift + (1u << rq->log_stride_sz) - 1u) >> rq->log_stride_sz);
 	enum swnic_rq_take_result taken;
 	uint64_t off;
-	uint8_t vsynd;
 	uint16_t wqe_id;
 
 	if (need == 0)
@@ -196,26 +226,12 @@ static bool receive_striding(struct swnic_eth_rq *rq, struct swnic_recv_wqe *w, 
 		stride_wqe_done(rq, w);
 		taken = swnic_rq_peek(&rq->rq, false, w);
 	}
-	if (taken == SWNIC_RQ_TAKE_EMPTY) {
-		atomic_fetch_add(&rq->out_of_buffer, 1);
+	if (!peek_ok(rq, taken))
 		return false;
-	}
-	if (taken == SWNIC_RQ_TAKE_BROKEN) {
-		rq_to_error(rq, 0);
-		return false;
-	}
 	wqe_id = w->counter;
 	off = ((uint64_t)rq->stride_ci << rq->log_stride_sz) + shift;
-	vsynd = scatter_window(w, off, len) ? swnic_recv_hold(rq->nic, rq->pd, w, len, rq->rqn) : SWNIC_VSYND_LKEY_RANGE;
-	if (vsynd == 0 && !swnic_recv_scatter(w, frame, len))
-		vsynd = SWNIC_VSYND_LOCAL_COPY;
-	swnic_recv_release(w);
-	if (vsynd != 0) {
-		(void)swnic_cq_post_error(rq->cq, OPENGDA_MLX5_CQE_RESP_ERR, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-					  vsynd, 0, rq->rqn, rq->user_index, (uint16_t)rq->stride_ci);
-		rq_to_error(rq, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	if (!place(rq, w, scatter_window(w, off, len) ? 0 : SWNIC_VSYND_LKEY_RANGE, frame, len, (uint16_t)rq->stride_ci))
 		return false;
-	}
 	if (!complete(rq, (uint16_t)rq->stride_ci, need << OPENGDA_MLX5_CQE_MPRQ_STRIDES_SHIFT | len, wqe_id, m))
 		return false;
 	rq->stride_ci += need;
@@ -230,7 +246,6 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 {
 	struct swnic_recv_wqe *w;
 	enum swnic_rq_take_result taken;
-	uint8_t vsynd;
 	bool ok = false;
 
 	if (atomic_load(&rq->state) != PRM_RQ_STATE_RDY) {
@@ -248,14 +263,8 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 		goto out;
 	}
 	taken = swnic_rq_peek(&rq->rq, false, w); /* taken only once the frame fits it */
-	if (taken == SWNIC_RQ_TAKE_EMPTY) {
-		atomic_fetch_add(&rq->out_of_buffer, 1);
+	if (!peek_ok(rq, taken))
 		goto out;
-	}
-	if (taken == SWNIC_RQ_TAKE_BROKEN) {
-		rq_to_error(rq, 0);
-		goto out;
-	}
 	if (w->capacity < len) {
 		/* not taken: the WQE stays posted for the next frame */
 		atomic_fetch_add(&rq->too_long, 1);
@@ -264,16 +273,8 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 		goto out;
 	}
 	swnic_rq_consume(&rq->rq, false, w);
-	vsynd = swnic_recv_hold(rq->nic, rq->pd, w, len, rq->rqn);
-	if (vsynd == 0 && !swnic_recv_scatter(w, frame, len))
-		vsynd = SWNIC_VSYND_LOCAL_COPY;
-	swnic_recv_release(w);
-	if (vsynd != 0) {
-		(void)swnic_cq_post_error(rq->cq, OPENGDA_MLX5_CQE_RESP_ERR, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-					  vsynd, 0, rq->rqn, rq->user_index, w->counter);
-		rq_to_error(rq, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	if (!place(rq, w, 0, frame, len, w->counter))
 		goto out;
-	}
 	ok = complete(rq, w->counter, len, 0, m);
 	if (ok) {
 		atomic_fetch_add(&rq->packets, 1);
