@@ -117,23 +117,29 @@ struct doca_gpu_dev_eth_rxq_attr {
 /**
  * @brief The device-side Ethernet receive queue (filled by doca_ctx_start()).
  *
- * A cyclic receive queue: WQE i receives into packet buffer i (pkt_addr + i * max_pkt_sz) for
- * ever; a receive hands the buffers of the packets it returns back to the NIC at once, so a
- * kernel reads a packet before the ring comes round again (as the SDK's cyclic queue).
+ * Cyclic (striding_rq 0): WQE i receives into packet buffer i (pkt_addr + i * max_pkt_sz) for
+ * ever. Striding (striding_rq 1, opengda_eth_rxq_set_striding()): WQE w names wqe_strides_num
+ * strides of max_pkt_sz bytes, stride s of it being packet index w * wqe_strides_num + s; a
+ * packet takes one or more consecutive strides of one WQE. Either way a receive hands the
+ * buffers of what it returns back to the NIC at once, so a kernel reads a packet before the ring
+ * comes round again (as the SDK's cyclic queue).
  */
 struct doca_gpu_eth_rxq {
-	uint64_t pkt_addr;        /**< First packet buffer. */
+	uint64_t pkt_addr;        /**< First packet buffer (stride). */
 	uint32_t pkt_mkey;        /**< Key of the packet buffers, big-endian (for sending them on). */
-	uint32_t pkt_num;         /**< Packet buffers (= receive WQEs, a power of two). */
-	uint32_t max_pkt_sz;      /**< Bytes per packet buffer. */
-	uint8_t striding_rq;      /**< 0: one WQE per packet (the only form built). */
+	uint32_t pkt_num;         /**< Packet buffers: WQEs, or WQEs x strides (a power of two). */
+	uint32_t max_pkt_sz;      /**< Bytes per packet buffer (the stride of a striding queue). */
+	uint8_t striding_rq;      /**< 0: one WQE per packet; 1: striding (multi-packet) WQEs. */
 	uint8_t need_mcst;        /**< 1: MCST_AUTO fences (doca_eth_rxq_gpu_enable_mcst_qp). */
 	uint16_t reserved0;
-	uint8_t *wqe_addr;        /**< Receive WQEs (one 16-byte data segment each). */
-	uint32_t *wqe_db_rec;     /**< RQ doorbell record (producer counter, big-endian). */
+	uint8_t *wqe_addr;        /**< Receive WQEs (16 bytes; 32 when striding: next + data segment). */
+	uint32_t *wqe_db_rec;     /**< RQ doorbell record (producer counter in WQEs, big-endian). */
 	uint64_t wqe_pi;          /**< Producer counter last written. */
 	uint32_t wqe_num;         /**< Receive WQEs. */
 	uint32_t wqe_mask;        /**< wqe_num - 1. */
+	uint32_t wqe_strides_num; /**< Strides per WQE (striding; else 1). */
+	uint16_t wqe_id_last;     /**< Striding: counter of the first WQE not yet handed back. */
+	uint16_t wqe_id_update;   /**< Striding: WQEs the last receive handed back. */
 	struct doca_gpu_dev_verbs_cq cq; /**< The receive CQ (cqe_ci: next CQE to read). */
 	uint32_t rqn;             /**< RQ number. */
 	uint32_t reserved1;

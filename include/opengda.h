@@ -199,6 +199,41 @@ doca_error_t opengda_eth_port_get_stats(struct doca_dev *dev, struct opengda_eth
 
 /** @} */
 
+/* ------------------------------------------------------------------------------------------ */
+/** @name Striding Ethernet receive queues */
+/** @{ */
+
+struct doca_eth_rxq;
+
+/** @brief Fewest and most strides per WQE of a striding receive queue. */
+#define OPENGDA_ETH_RXQ_MIN_STRIDES 8u
+#define OPENGDA_ETH_RXQ_MAX_STRIDES 65536u
+/** @brief Largest stride (the queue's max_packet_size) of a striding receive queue. */
+#define OPENGDA_ETH_RXQ_MAX_STRIDE_SIZE 8192u
+
+/**
+ * @brief Makes an idle receive queue striding (a multi-packet RQ, what the SDK's cyclic GPU queue
+ *        is on a ConnectX), or cyclic again with @p strides_per_wqe = 0.
+ *
+ * A striding queue keeps the same packet buffer: its max_burst (rounded up to a power of two)
+ * buffers of max_packet_size bytes become strides, @p strides_per_wqe of them per receive WQE.
+ * A packet takes ceil(length / stride) strides of one WQE, so frames longer than max_packet_size
+ * are received (up to a whole WQE); when a packet does not fit in what is left of its WQE, a
+ * filler completion closes the WQE and the packet goes to the next one (device receives skip
+ * fillers). Checked at doca_ctx_start(): max_packet_size is a power of two of 64 ..
+ * OPENGDA_ETH_RXQ_MAX_STRIDE_SIZE, and the queue has at least two WQEs.
+ *
+ * Not the default: a cyclic queue drops a frame longer than max_packet_size and keeps one CQE per
+ * buffer, which existing callers of get_pkt_cqe / get_pkt_bytes rely on (docs/ethernet.md).
+ *
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL, or @p strides_per_wqe not 0 and not a
+ *         power of two in OPENGDA_ETH_RXQ_MIN_STRIDES .. OPENGDA_ETH_RXQ_MAX_STRIDES;
+ *         DOCA_ERROR_BAD_STATE when the queue is started.
+ */
+doca_error_t opengda_eth_rxq_set_striding(struct doca_eth_rxq *eth_rxq, uint32_t strides_per_wqe);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

@@ -235,6 +235,17 @@ enum opengda_mlx5_cqe_syndrome {
 #define OPENGDA_MLX5_CQE_RX_L4_UDP 0x2u
 #define OPENGDA_MLX5_CQE_RX_L4_TCP_ACK_NO_DATA 0x3u
 #define OPENGDA_MLX5_CQE_RX_L4_TCP_ACK_DATA 0x4u
+/**
+ * Striding RQ (multi-packet WQEs; Linux mlx5 device.h mpwrq_* helpers): wqe_id is the counter of
+ * the WQE the packet is in (BE16 at byte 2), wqe_counter the index of its first stride, and
+ * byte_cnt carries a filler flag (the rest of the WQE was skipped: no packet), the strides it
+ * consumed and the packet's length.
+ */
+#define OPENGDA_MLX5_CQE_RX_WQE_ID 0x02u             /**< BE16: the WQE's counter (striding RQ). */
+#define OPENGDA_MLX5_CQE_MPRQ_FILLER 0x80000000u     /**< byte_cnt [31]: a filler CQE. */
+#define OPENGDA_MLX5_CQE_MPRQ_STRIDES_SHIFT 16u      /**< byte_cnt [30:16]: strides consumed. */
+#define OPENGDA_MLX5_CQE_MPRQ_STRIDES_MASK 0x7fffu
+#define OPENGDA_MLX5_CQE_MPRQ_BYTES_MASK 0xffffu     /**< byte_cnt [15:0]: packet length. */
 /** @} */
 
 /** @name Doorbell records and UAR (B.7, B.8) */

@@ -21,7 +21,13 @@
  *
  * Differences from the SDK (docs/ethernet.md): MCST (ENABLED, or AUTO on a queue with need_mcst)
  * is a system-scope fence, not a DUMP on a loopback QP; nic_handler is accepted and not used (a
- * receive rings no doorbell); striding receive queues are not built (striding_rq is 0).
+ * receive rings no doorbell).
+ *
+ * Striding queues (striding_rq 1, ogda_dev_eth_rx_stride.h): the first packet index is
+ * (wqe_id & wqe_mask) * wqe_strides_num + the CQE's stride; filler CQEs are retired, not returned;
+ * the RQ doorbell record moves by the WQEs the NIC finished with; attr bytes are byte_cnt [15:0].
+ * get_pkt_addr(first + i) is packet i when every packet takes one stride (the SDK's
+ * configuration); get_pkt_cqe / _ts / _bytes index the CQ by packet and hold only then.
  *
  * C++17, device code only.
  */
@@ -55,6 +61,62 @@ struct eth_rx_result {
 };
 
 /**
+ * The warp receive of a striding queue: lane i reads CQE ci + k + i; the ready prefix is cut
+ * after the packet that reaches the limit, fillers in it are retired and not counted, and each
+ * packet's attributes go to attr[its rank among the packets].
+ */
+template <enum doca_gpu_dev_eth_rxq_attr_type rx_attr>
+__device__ static __forceinline__ eth_rx_result eth_rx_warp_stride(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts,
+								   uint64_t timeout_ns,
+								   struct doca_gpu_dev_eth_rxq_attr *attr)
+{
+	const uint32_t full = 0xffffffffu, lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
+	uint64_t ci = rxq->cq.cqe_ci, deadline = lane == 0 ? ogda_dev_deadline(timeout_ns) : 0;
+	uint32_t limit = ogda_dev_eth_rx_stride_limit(rxq, max_rx_pkts), n = 0, k = 0;
+	eth_rx_result r = {DOCA_GPUNETIO_ETH_RX_NO_PKT, 0, 0};
+
+	for (;;) {
+		int st = k + lane < rxq->cq.cqe_num ? ogda_dev_eth_rx_cqe_state(rxq, ci + k + lane) : 0;
+		const uint8_t *cqe = ogda_dev_cqe_at(&rxq->cq, ci + k + lane);
+		int pkt = st == 1 && !ogda_dev_eth_rx_cqe_is_filler(cqe);
+		uint32_t ready = __ballot_sync(full, st == 1);
+		uint32_t bad = __ballot_sync(full, st < 0);
+		uint32_t run = ready == full ? 32u : (uint32_t)(__ffs(~ready) - 1);
+		uint32_t pkts = __ballot_sync(full, pkt) & (run == 32u ? full : (1u << run) - 1u);
+		uint32_t rank = __popc(pkts & below);
+		/* the run ends after the packet that reaches the limit (ranks are a prefix count) */
+		uint32_t take = __popc(__ballot_sync(full, lane < run && rank < limit - n));
+		int stop;
+
+		pkts &= take == 32u ? full : (1u << take) - 1u;
+		if (lane < take && pkt) {
+			if (attr != nullptr)
+				ogda_dev_eth_rx_stride_attr(cqe, (int)rx_attr, &attr[n + rank]);
+			if (n == 0 && rank == 0)
+				r.first = ogda_dev_eth_rx_stride_pkt_idx(rxq, cqe);
+		}
+		r.first = __shfl_sync(full, r.first, pkts != 0 ? __ffs(pkts) - 1 : 0);
+		/* An error CQE right after the ready run ends the receive. */
+		if (take == run && bad != 0 && (uint32_t)(__ffs(bad) - 1) == run)
+			r.rc = __shfl_sync(full, st, run);
+		n += __popc(pkts);
+		k += take;
+		stop = n >= limit || k >= rxq->cq.cqe_num || r.rc != 0 ||
+		       (lane == 0 && take == 0 && ogda_dev_expired(deadline));
+		if (__shfl_sync(full, stop, 0) || n >= limit || k >= rxq->cq.cqe_num || r.rc != 0)
+			break;
+		if (take == 0)
+			ogda_dev_spin_pause();
+	}
+	r.num = n;
+	__syncwarp(full);
+	if (lane == 0)
+		ogda_dev_eth_rx_stride_release(rxq, ci, k);
+	__syncwarp(full);
+	return r;
+}
+
+/**
  * The warp receive: all 32 lanes call. Lane i reads CQE ci + n + i; the ready prefix of the 32
  * (a ballot) joins the batch. Lane 0 decides the timeout for all.
  */
@@ -67,6 +129,8 @@ __device__ static __forceinline__ eth_rx_result eth_rx_warp(struct doca_gpu_eth_
 	uint32_t limit = ogda_dev_eth_rx_limit(rxq, max_rx_pkts), n = 0;
 	eth_rx_result r = {DOCA_GPUNETIO_ETH_RX_NO_PKT, 0, 0};
 
+	if (rxq->striding_rq)
+		return eth_rx_warp_stride<rx_attr>(rxq, max_rx_pkts, timeout_ns, attr);
 	for (;;) {
 		int st = n + lane < limit ? ogda_dev_eth_rx_cqe_state(rxq, ci + n + lane) : 0;
 		uint32_t ready = __ballot_sync(full, st == 1);
@@ -217,7 +281,9 @@ __device__ static __forceinline__ uint64_t doca_gpu_dev_eth_rxq_get_pkt_ts(const
 __device__ static __forceinline__ uint32_t doca_gpu_dev_eth_rxq_get_pkt_bytes(const struct doca_gpu_eth_rxq *rxq,
 									     uint64_t packet_idx)
 {
-	return ogda_dev_eth_rx_be32(doca_gpu_dev_eth_rxq_get_pkt_cqe(rxq, packet_idx) + OGDA_DEV_ETH_RX_CQE_BYTE_CNT);
+	uint32_t bc = ogda_dev_eth_rx_be32(doca_gpu_dev_eth_rxq_get_pkt_cqe(rxq, packet_idx) + OGDA_DEV_ETH_RX_CQE_BYTE_CNT);
+
+	return rxq->striding_rq ? bc & OPENGDA_MLX5_CQE_MPRQ_BYTES_MASK : bc;
 }
 
 #endif /* DOCA_GPUNETIO_DEV_ETH_RXQ_CUH */

@@ -14,6 +14,9 @@
  *
  * One receiver per queue (the SDK's rule): cqe_ci and wqe_pi are advanced without atomics.
  *
+ * A striding queue (striding_rq 1: several packets per WQE) is received by
+ * ogda_dev_eth_rx_stride.h; ogda_dev_eth_rx_recv dispatches to it, the cyclic path is as above.
+ *
  * device-code: yes
  */
 #ifndef OGDA_DEV_ETH_RX_H
@@ -86,6 +89,8 @@ OGDA_DEV_FN void ogda_dev_eth_rx_attr(const struct doca_gpu_eth_rxq *rxq, uint64
 		a->bytes = ogda_dev_eth_rx_be32(cqe + OGDA_DEV_ETH_RX_CQE_BYTE_CNT);
 }
 
+#include "ogda_dev_eth_rx_stride.h"
+
 /**
  * Retires @p n CQEs from @p ci: the CQ doorbell record moves past them and their WQEs go back to
  * the NIC (the RQ doorbell record, behind a release fence so the NIC sees the CQ move first).
@@ -124,6 +129,8 @@ OGDA_DEV_FN int ogda_dev_eth_rx_recv(struct doca_gpu_eth_rxq *rxq, uint32_t max_
 	uint32_t limit = ogda_dev_eth_rx_limit(rxq, max_rx_pkts), n = 0;
 	int rc = 0;
 
+	if (rxq->striding_rq)
+		return ogda_dev_eth_rx_stride_recv(rxq, max_rx_pkts, timeout_ns, first_pkt_idx, pkt_num, attr, rx_attr, 0);
 	for (;;) {
 		while (n < limit) {
 			int st = ogda_dev_eth_rx_cqe_state(rxq, ci + n);
@@ -148,7 +155,31 @@ OGDA_DEV_FN int ogda_dev_eth_rx_recv(struct doca_gpu_eth_rxq *rxq, uint32_t max_
 	return rc;
 }
 
-/** Address of packet @p idx (idx < 2 * pkt_num, as the SDK's accessor). */
+/**
+ * ogda_dev_eth_rx_recv that also writes each packet's index to @p pkt_idx[i] (one per returned
+ * packet): first + i on a cyclic queue; on a striding queue the packets' own strides, which are
+ * not consecutive when packets take several strides or a filler closed a WQE.
+ */
+OGDA_DEV_FN int ogda_dev_eth_rx_recv_idx(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkts, uint64_t timeout_ns,
+					 uint64_t *first_pkt_idx, uint32_t *pkt_num, struct doca_gpu_dev_eth_rxq_attr *attr,
+					 int rx_attr, uint64_t *pkt_idx)
+{
+	uint32_t i;
+	int rc;
+
+	if (rxq->striding_rq)
+		return ogda_dev_eth_rx_stride_recv(rxq, max_rx_pkts, timeout_ns, first_pkt_idx, pkt_num, attr, rx_attr,
+						   pkt_idx);
+	rc = ogda_dev_eth_rx_recv(rxq, max_rx_pkts, timeout_ns, first_pkt_idx, pkt_num, attr, rx_attr);
+	for (i = 0; i < *pkt_num; i++)
+		pkt_idx[i] = *first_pkt_idx + i;
+	return rc;
+}
+
+/**
+ * Address of packet @p idx (idx < 2 * pkt_num, as the SDK's accessor): its buffer, or on a
+ * striding queue its first stride (pkt_num strides of max_pkt_sz bytes).
+ */
 OGDA_DEV_FN uint64_t ogda_dev_eth_rx_pkt_addr(const struct doca_gpu_eth_rxq *rxq, uint64_t idx)
 {
 	uint64_t i = idx >= rxq->pkt_num ? idx - rxq->pkt_num : idx;

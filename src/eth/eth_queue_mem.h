@@ -45,4 +45,14 @@ void eth_queue_mem_release(struct eth_queue_mem *qm);
 doca_error_t eth_run_create(struct ogda_devx *devx, const void *in, size_t inlen, void *out, size_t outlen,
 			    struct ogda_devx_obj **obj, const char *what);
 
+/* The smallest l with 2^l >= n (queue sizes are powers of two). */
+static inline uint32_t eth_log2_ceil(uint32_t n)
+{
+	uint32_t l = 0;
+
+	while ((1u << l) < n)
+		l++;
+	return l;
+}
+
 #endif /* OGDA_ETH_ETH_QUEUE_MEM_H_ */

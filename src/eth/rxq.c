@@ -7,6 +7,7 @@
 
 #include "core/log.h"
 #include "eth/eth_queue_ids.h"
+#include "opengda.h"
 #include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
@@ -305,6 +306,23 @@ doca_error_t doca_eth_rxq_gpu_cpu_proxy_progress(struct doca_eth_rxq *eth_rxq)
 		OGDA_LOG_ERR("%s: eth_rxq must not be NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t opengda_eth_rxq_set_striding(struct doca_eth_rxq *eth_rxq, uint32_t strides_per_wqe)
+{
+	doca_error_t err = check_idle(eth_rxq, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (strides_per_wqe != 0 &&
+	    (strides_per_wqe < OPENGDA_ETH_RXQ_MIN_STRIDES || strides_per_wqe > OPENGDA_ETH_RXQ_MAX_STRIDES ||
+	     (strides_per_wqe & (strides_per_wqe - 1u)) != 0)) {
+		OGDA_LOG_ERR("%s: %u strides per WQE: 0 (cyclic) or a power of two of %u .. %u", __func__, strides_per_wqe,
+			     OPENGDA_ETH_RXQ_MIN_STRIDES, OPENGDA_ETH_RXQ_MAX_STRIDES);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	eth_rxq->strides_per_wqe = strides_per_wqe;
 	return DOCA_SUCCESS;
 }
 

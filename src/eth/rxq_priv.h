@@ -41,6 +41,7 @@ struct doca_eth_rxq {
 	uint32_t pkt_offset, pkt_len;
 	enum doca_gpu_mem_type rq_mem_type;
 	bool need_mcst;
+	uint32_t strides_per_wqe;         /* 0: cyclic; else a striding RQ (opengda_eth_rxq_set_striding) */
 	bool has_queue_id;
 	uint16_t queue_id;
 	struct doca_gpu_eth_rxq view;     /* host copy of the device handle */

@@ -2,7 +2,8 @@
 /*
  * Start and stop of a doca_eth_rxq: one block of queue memory (RQ ring, CQ ring, the two doorbell
  * records) registered as a umem, CREATE_CQ, CREATE_RQ (a cyclic work queue of one 16-byte data
- * segment per packet buffer) and MODIFY_RQ RST -> RDY through the device interface, every WQE
+ * segment per packet buffer, or, striding, a cyclic striding work queue of 32-byte WQEs each
+ * naming strides_per_wqe consecutive buffers) and MODIFY_RQ RST -> RDY through the device interface, every WQE
  * posted, the queue id registered for DOCA Flow, and the device handle (struct doca_gpu_eth_rxq).
  * Stop undoes it in reverse order. The commands are the PRM images of src/prm, so the software NIC
  * and a ConnectX receive the same bytes.
@@ -13,6 +14,7 @@
 #include "devx/devx.h"
 #include "eth/eth_queue_ids.h"
 #include "gpunetio/gpunetio_priv.h"
+#include "opengda.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_rmp.h"
 #include "prm/prm_rq.h"
@@ -22,24 +24,28 @@
 
 #define RQ_WQE_SIZE 16u    /* one data segment */
 #define RQ_LOG_STRIDE 4u
+#define RQ_STRIDING_WQE_SIZE 32u /* next segment (unused by a cyclic ring) + one data segment */
+#define RQ_STRIDING_LOG_STRIDE 5u
 #define DBR_BYTES 64u      /* RQ record at +0, CQ record at +8 */
 #define HANDLE_ALIGN 64u
 
 /* The queue memory block: [RQ ring][CQ ring][DBRs]. */
 struct layout {
-	uint32_t log_n;    /* packet buffers = WQEs = CQEs */
+	uint32_t log_n;       /* packet buffers (strides of a striding queue) = CQEs */
+	uint32_t log_strides; /* strides per WQE: 0 for a cyclic queue */
+	uint32_t log_wqe;     /* WQEs: log_n - log_strides */
+	uint32_t wqe_size;
 	size_t rq_off, cq_off, dbr_off, len;
 };
 
 static void plan(const struct doca_eth_rxq *q, struct layout *l)
 {
-	uint32_t n = eth_rxq_pkt_num(q->max_burst);
-
-	l->log_n = 0;
-	while ((1u << l->log_n) < n)
-		l->log_n++;
+	l->log_n = eth_log2_ceil(eth_rxq_pkt_num(q->max_burst));
+	l->log_strides = q->strides_per_wqe != 0 ? eth_log2_ceil(q->strides_per_wqe) : 0;
+	l->log_wqe = l->log_n > l->log_strides ? l->log_n - l->log_strides : 0;
+	l->wqe_size = q->strides_per_wqe != 0 ? RQ_STRIDING_WQE_SIZE : RQ_WQE_SIZE;
 	l->rq_off = 0;
-	l->cq_off = (((size_t)RQ_WQE_SIZE << l->log_n) + 63u) & ~(size_t)63u;
+	l->cq_off = (((size_t)l->wqe_size << l->log_wqe) + 63u) & ~(size_t)63u;
 	l->dbr_off = l->cq_off + ((size_t)64 << l->log_n);
 	l->len = l->dbr_off + DBR_BYTES;
 }
@@ -69,16 +75,44 @@ static doca_error_t pkt_buf(const struct doca_eth_rxq *q, uint32_t n, uint64_t *
 	return DOCA_SUCCESS;
 }
 
-/* Every WQE names its packet buffer; all are posted (the producer counter is the ring size). */
+/*
+ * A striding queue's geometry: strides of max_packet_size bytes (a power of two the NIC can
+ * stride by) and at least two WQEs, so that one WQE is always posted while the receiver still
+ * holds the one the NIC last finished with.
+ */
+static doca_error_t striding_ok(const struct doca_eth_rxq *q, const struct layout *l)
+{
+	if (q->strides_per_wqe == 0)
+		return DOCA_SUCCESS;
+	if ((q->max_pkt & (q->max_pkt - 1u)) != 0 || q->max_pkt > OPENGDA_ETH_RXQ_MAX_STRIDE_SIZE) {
+		OGDA_LOG_ERR("eth_rxq: a striding queue's stride is max_packet_size, %u: a power of two of 64 .. %u",
+			     q->max_pkt, OPENGDA_ETH_RXQ_MAX_STRIDE_SIZE);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (l->log_n < l->log_strides + 1u) {
+		OGDA_LOG_ERR("eth_rxq: %u packet buffers make fewer than two WQEs of %u strides: raise max_burst_size "
+			     "or lower the strides per WQE",
+			     1u << l->log_n, q->strides_per_wqe);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Every WQE names its packet buffers (one, or its strides); all are posted (the producer counter
+ * is the ring size). A striding WQE's next segment stays zero: a cyclic ring does not follow it.
+ */
 static void post_all(struct doca_eth_rxq *q, const struct layout *l, uint64_t addr, uint32_t mkey)
 {
 	uint8_t *m = q->res.qm.mem_cpu;
-	uint32_t i, n = 1u << l->log_n;
+	uint32_t i, n = 1u << l->log_wqe, seg = l->wqe_size - 16u;
+	uint64_t wqe_bytes = (uint64_t)q->max_pkt << l->log_strides;
 
+	memset(m + l->rq_off, 0, (size_t)l->wqe_size << l->log_wqe);
 	for (i = 0; i < n; i++) {
-		uint8_t *w = m + l->rq_off + (size_t)i * RQ_WQE_SIZE;
-		uint32_t bc = opengda_mlx5_htobe32(q->max_pkt), key = opengda_mlx5_htobe32(mkey);
-		uint64_t a = opengda_mlx5_htobe64(addr + (uint64_t)i * q->max_pkt);
+		uint8_t *w = m + l->rq_off + (size_t)i * l->wqe_size + seg;
+		uint32_t bc = opengda_mlx5_htobe32((uint32_t)wqe_bytes), key = opengda_mlx5_htobe32(mkey);
+		uint64_t a = opengda_mlx5_htobe64(addr + (uint64_t)i * wqe_bytes);
 
 		memcpy(w, &bc, 4);
 		memcpy(w + 4, &key, 4);
@@ -104,7 +138,13 @@ static doca_error_t create_rq(struct doca_eth_rxq *q, const struct layout *l, ui
 	p.rqc.wq.pd = pdn;
 	p.rqc.wq.dbr_addr = l->dbr_off;
 	p.rqc.wq.log_wq_stride = RQ_LOG_STRIDE;
-	p.rqc.wq.log_wq_sz = (uint8_t)l->log_n;
+	p.rqc.wq.log_wq_sz = (uint8_t)l->log_wqe;
+	if (q->strides_per_wqe != 0) {
+		p.rqc.wq.wq_type = PRM_WQ_TYPE_CYCLIC_STRIDING;
+		p.rqc.wq.log_wq_stride = RQ_STRIDING_LOG_STRIDE;
+		p.rqc.wq.log_wqe_num_of_strides = prm_wq_strides_encode(l->log_strides);
+		p.rqc.wq.log_wqe_stride_size = (uint8_t)(eth_log2_ceil(q->max_pkt) - PRM_WQ_LOG_STRIDE_SIZE_BASE);
+	}
 	p.rqc.wq.dbr_umem_valid = 1;
 	p.rqc.wq.wq_umem_valid = 1;
 	p.rqc.wq.dbr_umem_id = r->qm.umem_id;
@@ -135,19 +175,21 @@ static void fill_view(struct doca_eth_rxq *q, const struct layout *l, uint64_t a
 	struct doca_gpu_eth_rxq *v = &q->view;
 	struct doca_gpu_dev_verbs_cq *c = &v->cq;
 	uint8_t *g = q->res.qm.mem_gpu;
-	uint32_t n = 1u << l->log_n;
+	uint32_t n = 1u << l->log_n, wqes = 1u << l->log_wqe;
 
 	memset(v, 0, sizeof(*v));
 	v->pkt_addr = addr;
 	v->pkt_mkey = opengda_mlx5_htobe32(mkey);
 	v->pkt_num = n;
 	v->max_pkt_sz = q->max_pkt;
+	v->striding_rq = q->strides_per_wqe != 0 ? 1u : 0u;
 	v->need_mcst = q->need_mcst ? 1u : 0u;
 	v->wqe_addr = g + l->rq_off;
 	v->wqe_db_rec = (uint32_t *)(void *)(g + l->dbr_off);
-	v->wqe_pi = n;
-	v->wqe_num = n;
-	v->wqe_mask = n - 1u;
+	v->wqe_pi = wqes;
+	v->wqe_num = wqes;
+	v->wqe_mask = wqes - 1u;
+	v->wqe_strides_num = 1u << l->log_strides;
 	v->rqn = q->res.rqn;
 	c->cqe_daddr = g + l->cq_off;
 	c->cq_num = q->res.qm.cqn;
@@ -210,7 +252,9 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	plan(q, &l);
-	err = pkt_buf(q, 1u << l.log_n, &addr, &mkey);
+	err = striding_ok(q, &l);
+	if (err == DOCA_SUCCESS)
+		err = pkt_buf(q, 1u << l.log_n, &addr, &mkey);
 	if (err != DOCA_SUCCESS)
 		return err;
 	err = core_dev_resolve(q->dev, &r->qm.devx, &pd, &pdn);
@@ -239,8 +283,8 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 		release(q);
 		return err;
 	}
-	OGDA_LOG_DBG("eth_rxq: RQ 0x%x (2^%u packets of %u bytes), CQ 0x%x on %s", r->rqn, l.log_n, q->max_pkt,
-		     r->qm.cqn, core_dev_name(q->dev));
+	OGDA_LOG_DBG("eth_rxq: RQ 0x%x (2^%u packets of %u bytes, 2^%u per WQE), CQ 0x%x on %s", r->rqn, l.log_n,
+		     q->max_pkt, l.log_strides, r->qm.cqn, core_dev_name(q->dev));
 	return DOCA_SUCCESS;
 }
 

@@ -32,19 +32,10 @@ struct layout {
 	size_t sq_off, cq_off, dbr_off, len;
 };
 
-static uint32_t log2_ceil(uint32_t n)
-{
-	uint32_t l = 0;
-
-	while ((1u << l) < n)
-		l++;
-	return l;
-}
-
 static void plan(const struct doca_eth_txq *t, struct layout *l)
 {
 	/* One WQEBB per send; at least 64 so that a small burst still leaves room to keep posting. */
-	l->log_wqebbs = log2_ceil(t->max_burst < 64 ? 64 : t->max_burst);
+	l->log_wqebbs = eth_log2_ceil(t->max_burst < 64 ? 64 : t->max_burst);
 	l->log_cqes = l->log_wqebbs;
 	l->sq_off = 0;
 	l->cq_off = (size_t)OPENGDA_MLX5_SEND_WQE_BB << l->log_wqebbs;

@@ -2,7 +2,9 @@
 /*
  * RMP layouts, builders and parsers. Positions: Linux mlx5_ifc.h wq / rmpc / *_rmp_in/out;
  * the wq umem fields (dbr_umem_id dw10, wq_umem_id dw11, wq_umem_offset at 0x30) from
- * DPDK mlx5_prm.h and later kernels (they are reserved bits in the 6.1 header).
+ * DPDK mlx5_prm.h and later kernels (they are reserved bits in the 6.1 header). The striding
+ * fields (mlx5_ifc_wq_bits: log_wqe_num_of_strides at bit 0x134, two_byte_shift_en at 0x138,
+ * log_wqe_stride_size at 0x13d) are dw9 [11:8], [7] and [2:0].
  */
 #include "prm/prm_rmp.h"
 
@@ -25,6 +27,9 @@ static const struct prm_field wq_fields[] = {
 	PRM_BITS("log_wq_sz", 8, 4, 0),
 	PRM_BITS("dbr_umem_valid", 9, 31, 31),
 	PRM_BITS("wq_umem_valid", 9, 30, 30),
+	PRM_BITS("log_wqe_num_of_strides", 9, 11, 8),
+	PRM_BITS("two_byte_shift_en", 9, 7, 7),
+	PRM_BITS("log_wqe_stride_size", 9, 2, 0),
 	PRM_DW("dbr_umem_id", 10),
 	PRM_DW("wq_umem_id", 11),
 	PRM_U64("wq_umem_offset", 0x30),

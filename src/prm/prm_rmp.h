@@ -67,9 +67,38 @@ enum prm_rmp_bitmask {
 	X(wq.log_wq_sz, "wq.log_wq_sz")                                                            \
 	X(wq.dbr_umem_valid, "wq.dbr_umem_valid")                                                  \
 	X(wq.wq_umem_valid, "wq.wq_umem_valid")                                                    \
+	X(wq.log_wqe_num_of_strides, "wq.log_wqe_num_of_strides")                                  \
+	X(wq.two_byte_shift_en, "wq.two_byte_shift_en")                                            \
+	X(wq.log_wqe_stride_size, "wq.log_wqe_stride_size")                                        \
 	X(wq.dbr_umem_id, "wq.dbr_umem_id")                                                        \
 	X(wq.wq_umem_id, "wq.wq_umem_id")                                                          \
 	X(wq.wq_umem_offset, "wq.wq_umem_offset")
+
+/*
+ * Striding RQ geometry in the wq context (Linux en/params.c, mlx5_ib's create_rq, DPDK's devx
+ * RQ): log_wqe_num_of_strides holds log2(strides per WQE) - 9 as a 4-bit two's complement
+ * number, so 0..7 are 512..64K strides and, on a NIC with ext_stride_num_range, 0xa..0xf are
+ * 8..256; log_wqe_stride_size holds log2(stride bytes) - 6 (64 B .. 8 KiB).
+ */
+#define PRM_WQ_LOG_NUM_STRIDES_BASE 9u
+#define PRM_WQ_LOG_NUM_STRIDES_MIN 3u     /* with ext_stride_num_range */
+#define PRM_WQ_LOG_NUM_STRIDES_MAX 16u
+#define PRM_WQ_LOG_STRIDE_SIZE_BASE 6u
+#define PRM_WQ_LOG_STRIDE_SIZE_MAX 13u
+
+/* The field value for 2^log_num strides per WQE (log_num in MIN..MAX). */
+static inline uint8_t prm_wq_strides_encode(uint32_t log_num)
+{
+	return (uint8_t)((log_num - PRM_WQ_LOG_NUM_STRIDES_BASE) & 0xfu);
+}
+
+/* log2 strides per WQE of a field value (3..16). */
+static inline uint32_t prm_wq_strides_decode(uint8_t field)
+{
+	int v = field & 0x8u ? (int)(field & 0xfu) - 16 : (int)(field & 0xfu);
+
+	return (uint32_t)((int)PRM_WQ_LOG_NUM_STRIDES_BASE + v);
+}
 
 extern const struct prm_layout prm_wq_layout;
 extern const struct prm_layout prm_rmpc_layout;
@@ -100,6 +129,10 @@ struct prm_wq_params {
 	uint8_t log_wq_sz;
 	uint8_t dbr_umem_valid;
 	uint8_t wq_umem_valid;
+	/* Striding RQs (wq_type *_STRIDING) only; the encodings are prm_wq_*_strides* below. */
+	uint8_t log_wqe_num_of_strides; /* (log2 strides per WQE - 9) as a 4-bit two's complement */
+	uint8_t two_byte_shift_en;      /* the NIC writes each packet 2 bytes into its stride */
+	uint8_t log_wqe_stride_size;    /* log2 stride bytes - 6 */
 	uint32_t dbr_umem_id;
 	uint32_t wq_umem_id;
 	uint64_t wq_umem_offset;

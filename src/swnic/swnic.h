@@ -479,6 +479,7 @@ struct swnic_cqe_rx {
 	uint8_t hds_ip_ext;        /* L2 / L3 / L4 OK */
 	uint8_t l4_l3_hdr_type;
 	uint32_t rss_hash;
+	uint16_t wqe_id;           /* striding RQ: the WQE's counter (byte 2), else 0 */
 };
 
 /*

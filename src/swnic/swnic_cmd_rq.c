@@ -21,14 +21,37 @@
 #define RQ_MIN_LOG_STRIDE 4u   /* 16 bytes: one data segment */
 #define RQ_MAX_LOG_STRIDE (4u + SWNIC_RECV_MAX_LOG_STRIDE) /* 4 KiB: 256 data segments */
 
+/* A striding RQ's geometry: a next segment and a data segment at least, 2^3..2^16 strides of 64 B..8 KiB. */
+static uint8_t check_striding(struct swnic_cmd *c, const struct prm_wq_params *w)
+{
+	uint32_t log_strides = prm_wq_strides_decode(w->log_wqe_num_of_strides);
+
+	if (w->log_wq_stride < RQ_MIN_LOG_STRIDE + 1u || log_strides < PRM_WQ_LOG_NUM_STRIDES_MIN ||
+	    log_strides > PRM_WQ_LOG_NUM_STRIDES_MAX ||
+	    w->log_wqe_stride_size > PRM_WQ_LOG_STRIDE_SIZE_MAX - PRM_WQ_LOG_STRIDE_SIZE_BASE)
+		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_RQ_WQ,
+				      "striding RQ: log_wq_stride %u (5 and up: next and data segment), "
+				      "log_wqe_num_of_strides 0x%x (2^3..2^16 strides), log_wqe_stride_size %u (0..7)",
+				      w->log_wq_stride, w->log_wqe_num_of_strides, w->log_wqe_stride_size);
+	return PRM_STATUS_OK;
+}
+
 static uint8_t check_rqc(struct swnic_cmd *c, const struct prm_rqc_params *q)
 {
-	if (q->wq.wq_type != PRM_WQ_TYPE_CYCLIC || q->wq.log_wq_stride < RQ_MIN_LOG_STRIDE ||
+	bool striding = q->wq.wq_type == PRM_WQ_TYPE_CYCLIC_STRIDING;
+
+	if ((q->wq.wq_type != PRM_WQ_TYPE_CYCLIC && !striding) || q->wq.log_wq_stride < RQ_MIN_LOG_STRIDE ||
 	    q->wq.log_wq_stride > RQ_MAX_LOG_STRIDE || q->wq.log_wq_sz > 16)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_BAD_RQ_WQ,
-				      "wq_type %u, log_wq_stride %u, log_wq_sz %u: an RQ is a cyclic ring of 2^0..2^16 "
-				      "entries of 16..4096 bytes (striding RQs are not modelled)",
+				      "wq_type %u, log_wq_stride %u, log_wq_sz %u: an RQ is a cyclic (or cyclic striding) "
+				      "ring of 2^0..2^16 entries of 16..4096 bytes",
 				      q->wq.wq_type, q->wq.log_wq_stride, q->wq.log_wq_sz);
+	if (striding) {
+		uint8_t st = check_striding(c, &q->wq);
+
+		if (st != PRM_STATUS_OK)
+			return st;
+	}
 	if (q->state != PRM_RQ_STATE_RST)
 		return swnic_cmd_fail(c, PRM_STATUS_BAD_PARAM, SWNIC_SYND_RQ_STATE, "an RQ is created in RST, not %u",
 				      q->state);
@@ -104,7 +127,13 @@ uint8_t swnic_cmd_create_rq(struct swnic_cmd *c)
 	rq->user_index = p.rqc.user_index;
 	rq->rq.log_size = p.rqc.wq.log_wq_sz;
 	rq->rq.log_stride = p.rqc.wq.log_wq_stride - RQ_MIN_LOG_STRIDE; /* in 16-byte units, as swnic_rq keeps it */
-	rq->rq.wq_type = PRM_WQ_TYPE_CYCLIC;
+	rq->rq.wq_type = p.rqc.wq.wq_type;
+	if (p.rqc.wq.wq_type == PRM_WQ_TYPE_CYCLIC_STRIDING) {
+		rq->striding = true;
+		rq->log_strides = prm_wq_strides_decode(p.rqc.wq.log_wqe_num_of_strides);
+		rq->log_stride_sz = p.rqc.wq.log_wqe_stride_size + PRM_WQ_LOG_STRIDE_SIZE_BASE;
+		rq->two_byte_shift = p.rqc.wq.two_byte_shift_en;
+	}
 	pthread_mutex_init(&rq->rq.lock, NULL);
 	atomic_init(&rq->state, PRM_RQ_STATE_RST);
 	pthread_rwlock_wrlock(&s->lock);
@@ -152,8 +181,10 @@ uint8_t swnic_cmd_modify_rq(struct swnic_cmd *c)
 					    "RQ 0x%x is in state %u: the command says %u, moving to %u", p.rqn, cur,
 					    p.rq_state, p.rqc.state);
 		} else {
-			if (p.rqc.state == PRM_RQ_STATE_RST)
-				rq->rq.ci = 0; /* a reset queue starts again from WQE 0 */
+			if (p.rqc.state == PRM_RQ_STATE_RST) {
+				rq->rq.ci = 0; /* a reset queue starts again from WQE 0, stride 0 */
+				rq->stride_ci = 0;
+			}
 			atomic_store(&rq->state, p.rqc.state);
 		}
 		pthread_mutex_unlock(&rq->rq.lock);

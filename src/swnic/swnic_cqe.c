@@ -79,6 +79,8 @@ static int cqe_store(bool collapsed, struct opengda_mlx5_cqe64 *entry, const str
 		b[OPENGDA_MLX5_CQE_RX_RSS_HASH + 3] = (uint8_t)rx->rss_hash;
 		b[OPENGDA_MLX5_CQE_RX_HDS_IP_EXT] = rx->hds_ip_ext;
 		b[OPENGDA_MLX5_CQE_RX_L4_L3_HDR_TYPE] = rx->l4_l3_hdr_type;
+		b[OPENGDA_MLX5_CQE_RX_WQE_ID] = (uint8_t)(rx->wqe_id >> 8);
+		b[OPENGDA_MLX5_CQE_RX_WQE_ID + 1] = (uint8_t)rx->wqe_id;
 	}
 	if (!collapsed) {
 		/* A ring entry: published by its op_own byte alone, as opengda_mlx5_cqe_write does. */

@@ -14,6 +14,9 @@
  * WQE, sop_drop_qpn [23:0] = the steering entry's flow_tag, srqn_uidx = the RQ's user_index,
  * hds_ip_ext = L2/L3/L4 OK, l4_l3_hdr_type = the header types, the RSS hash of the TIR, and the
  * time stamp (CLOCK_REALTIME as sec << 32 | nsec, the NIC clock's format here).
+ *
+ * A striding RQ (wq_type CYCLIC_STRIDING; WQE = 16-byte next segment + data segment naming
+ * 2^log_strides strides) takes several frames per WQE: see receive_striding().
  */
 #include "swnic/swnic_steer.h"
 
@@ -65,7 +68,8 @@ static void rq_to_error(struct swnic_eth_rq *rq, uint8_t syndrome)
 		     (unsigned)syndrome);
 }
 
-static bool complete(struct swnic_eth_rq *rq, const struct swnic_recv_wqe *w, uint32_t len,
+/* The receive CQE: counter = wqe_counter, bc = byte_cnt word, wqe_id (striding RQs; else 0). */
+static bool complete(struct swnic_eth_rq *rq, uint16_t counter, uint32_t bc, uint16_t wqe_id,
 		     const struct swnic_rx_meta *m)
 {
 	struct opengda_mlx5_cqe_fields f;
@@ -73,15 +77,19 @@ static bool complete(struct swnic_eth_rq *rq, const struct swnic_recv_wqe *w, ui
 	doca_error_t err;
 
 	memset(&f, 0, sizeof(f));
+	memset(&rx, 0, sizeof(rx));
 	f.opcode = OPENGDA_MLX5_CQE_RESP_SEND;
-	f.qpn = m->flow_tag & OPENGDA_MLX5_QPN_MASK;
+	f.qpn = m != NULL ? m->flow_tag & OPENGDA_MLX5_QPN_MASK : 0;
 	f.user_index = rq->user_index;
-	f.wqe_counter = w->counter;
-	f.byte_cnt = len;
+	f.wqe_counter = counter;
+	f.byte_cnt = bc;
 	f.timestamp = realtime_stamp();
-	rx.hds_ip_ext = hds_ip_ext(m->pi);
-	rx.l4_l3_hdr_type = l4_l3_hdr_type(m->pi);
-	rx.rss_hash = m->rss_hash;
+	if (m != NULL) {
+		rx.hds_ip_ext = hds_ip_ext(m->pi);
+		rx.l4_l3_hdr_type = l4_l3_hdr_type(m->pi);
+		rx.rss_hash = m->rss_hash;
+	}
+	rx.wqe_id = wqe_id;
 	err = swnic_cq_post_eth_rx(rq->cq, &f, &rx);
 	if (err != DOCA_SUCCESS) {
 		/* The CQ overran (or is in error): the completion is lost, the RQ stops as a NIC's does. */
@@ -119,11 +127,125 @@ static struct swnic_recv_wqe *scratch_wqe(void)
 	return w;
 }
 
+/* A peek that found no WQE (counted) or a broken ring (the RQ enters ERR): false; true for a WQE. */
+static bool peek_ok(struct swnic_eth_rq *rq, enum swnic_rq_take_result taken)
+{
+	if (taken == SWNIC_RQ_TAKE_EMPTY)
+		atomic_fetch_add(&rq->out_of_buffer, 1);
+	else if (taken == SWNIC_RQ_TAKE_BROKEN)
+		rq_to_error(rq, 0);
+	return taken == SWNIC_RQ_TAKE_OK;
+}
+
+/*
+ * Places len bytes along w's (held, then released) scatter list; an lkey it may not use (vendor
+ * syndrome vsynd, or found here) writes a RESP_ERR CQE with wqe_counter counter and the RQ enters
+ * ERR. true when placed.
+ */
+static bool place(struct swnic_eth_rq *rq, struct swnic_recv_wqe *w, uint8_t vsynd, const uint8_t *frame, uint32_t len,
+		  uint16_t counter)
+{
+	if (vsynd == 0)
+		vsynd = swnic_recv_hold(rq->nic, rq->pd, w, len, rq->rqn);
+	if (vsynd == 0 && !swnic_recv_scatter(w, frame, len))
+		vsynd = SWNIC_VSYND_LOCAL_COPY;
+	swnic_recv_release(w);
+	if (vsynd == 0)
+		return true;
+	(void)swnic_cq_post_error(rq->cq, OPENGDA_MLX5_CQE_RESP_ERR, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, vsynd, 0,
+				  rq->rqn, rq->user_index, counter);
+	rq_to_error(rq, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	return false;
+}
+
+/*
+ * Narrows w's scatter list to [off, off + len) of its buffer: where a frame goes in a striding
+ * WQE. false if the WQE's buffers end before it.
+ */
+static bool scatter_window(struct swnic_recv_wqe *w, uint64_t off, uint32_t len)
+{
+	uint32_t i, o = 0;
+
+	for (i = 0; i < w->nsge && off >= w->sge[i].len; i++)
+		off -= w->sge[i].len;
+	if (i == w->nsge || w->capacity < off + len)
+		return false;
+	for (; i < w->nsge; i++, o++) {
+		w->sge[o] = w->sge[i];
+		if (off != 0) {
+			w->sge[o].addr += off;
+			w->sge[o].len -= (uint32_t)off;
+			off = 0;
+		}
+	}
+	w->nsge = o;
+	return true;
+}
+
+/* Gives the current striding WQE back to the ring's consumer side: the next frame opens the next. */
+static void stride_wqe_done(struct swnic_eth_rq *rq, const struct swnic_recv_wqe *w)
+{
+	swnic_rq_consume(&rq->rq, false, w);
+	rq->stride_ci = 0;
+}
+
+/*
+ * A frame into a striding RQ (caller holds rq->rq.lock), as a ConnectX places it: the next
+ * ceil(len / stride) strides of the current WQE; when they are not left, a filler CQE (its
+ * strides, no packet) closes the WQE and the frame opens the next one. A frame larger than a
+ * whole WQE is dropped and counted (too_long); no WQE posted: dropped and counted
+ * (out_of_buffer). The CQE: wqe_id = the WQE's counter, wqe_counter = the first stride,
+ * byte_cnt = strides consumed << 16 | length.
+ */
+static bool receive_striding(struct swnic_eth_rq *rq, struct swnic_recv_wqe *w, const uint8_t *frame, uint32_t len,
+			     const struct swnic_rx_meta *m)
+{
+	uint32_t strides = 1u << rq->log_strides, shift = rq->two_byte_shift ? 2u : 0u;
+	uint32_t need = (uint32_t)(((uint64_t)len + shift + (1u << rq->log_stride_sz) - 1u) >> rq->log_stride_sz);
+	enum swnic_rq_take_result taken;
+	uint64_t off;
+	uint16_t wqe_id;
+
+	if (need == 0)
+		need = 1;
+	if (need > strides || len > OPENGDA_MLX5_CQE_MPRQ_BYTES_MASK) {
+		atomic_fetch_add(&rq->too_long, 1);
+		OGDA_LOG_DBG("%s: RQ 0x%x: a %u-byte frame needs %u strides, a WQE has %u: dropped", rq->nic->name,
+			     rq->rqn, len, need, strides);
+		return false;
+	}
+	taken = swnic_rq_peek(&rq->rq, false, w);
+	if (taken == SWNIC_RQ_TAKE_OK && rq->stride_ci + need > strides) {
+		uint32_t rest = strides - rq->stride_ci;
+
+		/* the rest of this WQE cannot hold the frame: a filler CQE skips it */
+		if (!complete(rq, (uint16_t)rq->stride_ci,
+			      OPENGDA_MLX5_CQE_MPRQ_FILLER | rest << OPENGDA_MLX5_CQE_MPRQ_STRIDES_SHIFT, w->counter, NULL))
+			return false;
+		atomic_fetch_add(&rq->fillers, 1);
+		stride_wqe_done(rq, w);
+		taken = swnic_rq_peek(&rq->rq, false, w);
+	}
+	if (!peek_ok(rq, taken))
+		return false;
+	wqe_id = w->counter;
+	off = ((uint64_t)rq->stride_ci << rq->log_stride_sz) + shift;
+	if (!place(rq, w, scatter_window(w, off, len) ? 0 : SWNIC_VSYND_LKEY_RANGE, frame, len, (uint16_t)rq->stride_ci))
+		return false;
+	if (!complete(rq, (uint16_t)rq->stride_ci, need << OPENGDA_MLX5_CQE_MPRQ_STRIDES_SHIFT | len, wqe_id, m))
+		return false;
+	rq->stride_ci += need;
+	if (rq->stride_ci == strides)
+		stride_wqe_done(rq, w);
+	atomic_fetch_add(&rq->packets, 1);
+	atomic_fetch_add(&rq->bytes, len);
+	return true;
+}
+
 bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_t len, const struct swnic_rx_meta *m)
 {
 	struct swnic_recv_wqe *w;
 	enum swnic_rq_take_result taken;
-	uint8_t vsynd;
 	bool ok = false;
 
 	if (atomic_load(&rq->state) != PRM_RQ_STATE_RDY) {
@@ -136,15 +258,13 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 		return false;
 	}
 	pthread_mutex_lock(&rq->rq.lock);
+	if (rq->striding) {
+		ok = receive_striding(rq, w, frame, len, m);
+		goto out;
+	}
 	taken = swnic_rq_peek(&rq->rq, false, w); /* taken only once the frame fits it */
-	if (taken == SWNIC_RQ_TAKE_EMPTY) {
-		atomic_fetch_add(&rq->out_of_buffer, 1);
+	if (!peek_ok(rq, taken))
 		goto out;
-	}
-	if (taken == SWNIC_RQ_TAKE_BROKEN) {
-		rq_to_error(rq, 0);
-		goto out;
-	}
 	if (w->capacity < len) {
 		/* not taken: the WQE stays posted for the next frame */
 		atomic_fetch_add(&rq->too_long, 1);
@@ -153,17 +273,9 @@ bool swnic_eth_rq_receive(struct swnic_eth_rq *rq, const uint8_t *frame, uint32_
 		goto out;
 	}
 	swnic_rq_consume(&rq->rq, false, w);
-	vsynd = swnic_recv_hold(rq->nic, rq->pd, w, len, rq->rqn);
-	if (vsynd == 0 && !swnic_recv_scatter(w, frame, len))
-		vsynd = SWNIC_VSYND_LOCAL_COPY;
-	swnic_recv_release(w);
-	if (vsynd != 0) {
-		(void)swnic_cq_post_error(rq->cq, OPENGDA_MLX5_CQE_RESP_ERR, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-					  vsynd, 0, rq->rqn, rq->user_index, w->counter);
-		rq_to_error(rq, OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	if (!place(rq, w, 0, frame, len, w->counter))
 		goto out;
-	}
-	ok = complete(rq, w, len, m);
+	ok = complete(rq, w->counter, len, 0, m);
 	if (ok) {
 		atomic_fetch_add(&rq->packets, 1);
 		atomic_fetch_add(&rq->bytes, len);

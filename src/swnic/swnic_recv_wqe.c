@@ -5,6 +5,7 @@
 #include "core/bytes.h"
 #include "core/log.h"
 #include "opengda_mlx5.h"
+#include "prm/prm_rmp.h"
 #include "swnic/swnic_engine.h"
 
 #include <string.h>
@@ -31,7 +32,9 @@ enum swnic_rq_take_result swnic_rq_peek(const struct swnic_rq *rq, bool linked_l
 	idx = (linked_list ? rq->head : rq->ci) & (entries - 1u);
 	e = rq->ring + (size_t)idx * stride;
 
-	for (off = linked_list ? SWNIC_RECV_SEG_SIZE : 0; off + SWNIC_RECV_SEG_SIZE <= stride; off += SWNIC_RECV_SEG_SIZE) {
+	/* A linked-list WQE and a striding RQ's WQE start with a 16-byte next segment. */
+	off = linked_list || rq->wq_type == PRM_WQ_TYPE_CYCLIC_STRIDING ? SWNIC_RECV_SEG_SIZE : 0;
+	for (; off + SWNIC_RECV_SEG_SIZE <= stride; off += SWNIC_RECV_SEG_SIZE) {
 		struct swnic_recv_sge *s = &w->sge[w->nsge];
 
 		s->lkey = ogda_load_be32(e + off + 4);

@@ -61,6 +61,16 @@ struct swnic_eth_rq {
 	atomic_ulong packets, bytes;
 	atomic_ulong out_of_buffer;   /* frames dropped: no receive WQE posted */
 	atomic_ulong too_long;        /* frames dropped: larger than a receive WQE holds */
+	/*
+	 * Striding RQ (wq_type CYCLIC_STRIDING): each WQE is 2^log_strides strides of
+	 * 2^log_stride_sz bytes; a frame takes the next ceil(len / stride) strides of the current
+	 * WQE (stride_ci: strides used in it), guarded by rq.lock.
+	 */
+	bool striding;
+	uint8_t two_byte_shift;       /* frames start 2 bytes into their first stride */
+	uint32_t log_strides, log_stride_sz;
+	uint32_t stride_ci;
+	atomic_ulong fillers;         /* filler CQEs written */
 	atomic_uint refs;             /* TIRs and RQTs that name it */
 };
 

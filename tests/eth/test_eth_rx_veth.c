@@ -35,124 +35,20 @@
 #include "doca_core/core_fixture.h"
 #include "eth_fixture.h"
 #include "eth_netns.h"
+#include "eth_rx_util.h"
 #include "eth_steer.h"
 #include "opengda.h"
 
-#define IF_NIC ETH_NETNS_NIC_IF
-#define IF_HOST ETH_NETNS_HOST_IF
-#define NIC_IP "10.77.0.1"
 #define DPORT 6000
 #define OTHER_PORT 6001
 #define BURST 16u
 #define PKT 2048u
-#define WAIT_NS 3000000000ull
 #define SKIP_CODE 77
 
-struct rx {
-	struct doca_eth_rxq *q;
-	struct doca_gpu_eth_rxq *h;
-	struct doca_mmap *m;
-	uint32_t rqn;
-};
-
+/* A cyclic queue of BURST buffers of PKT bytes. */
 static void rx_start(struct cfx *f, size_t buf_off, uint16_t queue_id, struct rx *r)
 {
-	uint32_t size = 0;
-
-	memset(r, 0, sizeof(*r));
-	assert_int_equal(doca_eth_rxq_create(f->dev, BURST, PKT, &r->q), DOCA_SUCCESS);
-	assert_int_equal(doca_eth_rxq_set_type(r->q, DOCA_ETH_RXQ_TYPE_CYCLIC), DOCA_SUCCESS);
-	assert_int_equal(doca_eth_rxq_estimate_packet_buf_size(DOCA_ETH_RXQ_TYPE_CYCLIC, 0, 0, PKT, BURST, 0, 0, 0, &size),
-			 DOCA_SUCCESS);
-	assert_int_equal(size, BURST * PKT);
-	assert_true(buf_off + size <= CFX_BUF_LEN);
-	r->m = cfx_mmap(f, buf_off, size, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	assert_int_equal(doca_eth_rxq_set_pkt_buf(r->q, r->m, 0, size), DOCA_SUCCESS);
-	assert_int_equal(doca_eth_rxq_apply_queue_id(r->q, queue_id), DOCA_SUCCESS);
-	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(r->q), f->gpu), DOCA_SUCCESS);
-	assert_int_equal(doca_ctx_start(doca_eth_rxq_as_doca_ctx(r->q)), DOCA_SUCCESS);
-	assert_int_equal(doca_eth_rxq_get_gpu_handle(r->q, &r->h), DOCA_SUCCESS);
-	r->rqn = r->h->rqn;
-}
-
-static void rx_stop(struct rx *r)
-{
-	assert_int_equal(doca_ctx_stop(doca_eth_rxq_as_doca_ctx(r->q)), DOCA_SUCCESS);
-	assert_int_equal(doca_eth_rxq_destroy(r->q), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_stop(r->m), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_destroy(r->m), DOCA_SUCCESS);
-}
-
-/* The NIC end's address as a static neighbour of the Linux end (no ARP needed). */
-static void linux_sender(void)
-{
-	uint8_t mac[6];
-	char cmd[160];
-
-	assert_int_equal(eth_netns_if_mac(IF_NIC, mac), 0);
-	snprintf(cmd, sizeof(cmd), "ip neigh replace " NIC_IP " lladdr %02x:%02x:%02x:%02x:%02x:%02x dev " IF_HOST,
-		 mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-	assert_int_equal(system(cmd), 0);
-}
-
-static void send_udp(uint16_t sport, uint16_t dport, const char *payload)
-{
-	struct sockaddr_in src = {.sin_family = AF_INET, .sin_port = htons(sport)};
-	struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons(dport)};
-	int b = socket(AF_INET, SOCK_DGRAM, 0);
-
-	/* each source port its own socket, so that RSS sees several flows */
-	assert_true(b >= 0);
-	src.sin_addr.s_addr = htonl(ETH_NETNS_HOST_IP);
-	assert_int_equal(bind(b, (struct sockaddr *)&src, sizeof(src)), 0);
-	assert_int_equal(inet_pton(AF_INET, NIC_IP, &dst.sin_addr), 1);
-	assert_int_equal(sendto(b, payload, strlen(payload), 0, (struct sockaddr *)&dst, sizeof(dst)),
-			 (ssize_t)strlen(payload));
-	close(b);
-}
-
-/* Receives exactly @want packets within WAIT_NS (one receive call per arrival at most). */
-static uint32_t recv_n(struct rx *r, uint32_t want, uint64_t *first, struct doca_gpu_dev_eth_rxq_attr *attr)
-{
-	uint32_t got = 0, n = 0;
-	uint64_t f0 = 0, f = 0;
-
-	while (got < want) {
-		assert_int_equal(ogda_dev_eth_rx_recv(r->h, want - got, WAIT_NS, &f, &n, attr + got,
-						      DOCA_GPUNETIO_ETH_RX_ATTR_ALL),
-				 0);
-		if (n == 0)
-			break;
-		if (got == 0)
-			f0 = f;
-		got += n;
-	}
-	*first = f0;
-	return got;
-}
-
-static const uint8_t *pkt(const struct rx *r, uint64_t idx)
-{
-	return (const uint8_t *)(uintptr_t)ogda_dev_eth_rx_pkt_addr(r->h, idx);
-}
-
-static void port_stats(struct cfx *f, struct opengda_eth_port_stats *st)
-{
-	assert_int_equal(opengda_eth_port_get_stats(f->dev, st), DOCA_SUCCESS);
-}
-
-/* Waits (up to 2 s) until the port has delivered or dropped @n more frames than @st0 says; *st1 the counts. */
-static void wait_rx_seen(struct cfx *f, const struct opengda_eth_port_stats *st0, uint64_t n,
-			 struct opengda_eth_port_stats *st1)
-{
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		port_stats(f, st1);
-		if (st1->rx_delivered + st1->rx_queue_drops - st0->rx_delivered - st0->rx_queue_drops >= n)
-			return;
-		usleep(10000);
-	}
+	erx_start(f, buf_off, queue_id, BURST, PKT, 0, r);
 }
 
 static void test_udp_from_linux_arrives(void **state)
@@ -169,17 +65,17 @@ static void test_udp_from_linux_arrives(void **state)
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
 	rx_start(f, 0, 0, &r);
 	est_udp_to_rqs(f->dev, &r.rqn, 1, DPORT, &e);
-	linux_sender();
-	port_stats(f, &st0);
+	erx_linux_sender();
+	erx_port_stats(f, &st0);
 	for (i = 0; i < 4; i++) {
 		snprintf(msg, sizeof(msg), "datagram %u from Linux", i);
-		send_udp((uint16_t)(7000 + i), DPORT, msg);
+		erx_send_udp((uint16_t)(7000 + i), DPORT, msg);
 	}
-	send_udp(7100, OTHER_PORT, "not for the queue");
+	erx_send_udp(7100, OTHER_PORT, "not for the queue");
 	memset(attr, 0, sizeof(attr));
-	assert_int_equal(recv_n(&r, 4, &first, attr), 4);
+	assert_int_equal(erx_recv_n(&r, 4, &first, attr), 4);
 	for (i = 0; i < 4; i++) {
-		const uint8_t *p = pkt(&r, first + i);
+		const uint8_t *p = erx_pkt(&r, first + i);
 		const uint8_t *cqe = ogda_dev_cqe_at(&r.h->cq, first + i);
 
 		snprintf(msg, sizeof(msg), "datagram %u from Linux", i);
@@ -198,7 +94,7 @@ static void test_udp_from_linux_arrives(void **state)
 	assert_int_equal(est_counted(&e), 4);
 	/* the other port's datagram went last: wait (up to 2 s) until the port's thread has seen it */
 	for (i = 0; i < 200; i++) {
-		port_stats(f, &st1);
+		erx_port_stats(f, &st1);
 		if (st1.rx_missed - st0.rx_missed >= 1)
 			break;
 		usleep(10000);
@@ -208,7 +104,7 @@ static void test_udp_from_linux_arrives(void **state)
 	/* the entry forwards to the TIR: it cannot go first */
 	assert_true(est_tir_busy(&e));
 	est_destroy(&e);
-	rx_stop(&r);
+	erx_stop(&r);
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
 }
 
@@ -226,24 +122,24 @@ static void test_full_queue_drops_and_counts(void **state)
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
 	rx_start(f, 0, 1, &r);
 	est_udp_to_rqs(f->dev, &r.rqn, 1, DPORT, &e);
-	linux_sender();
-	port_stats(f, &st0);
+	erx_linux_sender();
+	erx_port_stats(f, &st0);
 	for (i = 0; i < BURST + 4; i++) {
 		snprintf(msg, sizeof(msg), "fill %u", i);
-		send_udp((uint16_t)(7200 + i), DPORT, msg);
+		erx_send_udp((uint16_t)(7200 + i), DPORT, msg);
 	}
-	wait_rx_seen(f, &st0, BURST + 4, &st1); /* the port's thread has seen them all */
+	erx_wait_rx_seen(f, &st0, BURST + 4, &st1); /* the port's thread has seen them all */
 	assert_true(st1.rx_delivered - st0.rx_delivered == BURST);
 	assert_true(st1.rx_queue_drops - st0.rx_queue_drops == 4);
-	assert_int_equal(recv_n(&r, BURST, &first, attr), BURST);
-	assert_memory_equal(pkt(&r, first) + 42, "fill 0", 6);
-	assert_memory_equal(pkt(&r, first + BURST - 1) + 42, "fill 15", 7);
+	assert_int_equal(erx_recv_n(&r, BURST, &first, attr), BURST);
+	assert_memory_equal(erx_pkt(&r, first) + 42, "fill 0", 6);
+	assert_memory_equal(erx_pkt(&r, first + BURST - 1) + 42, "fill 15", 7);
 	/* the buffers went back to the NIC: the ring takes frames again */
-	send_udp(7300, DPORT, "after the drain");
-	assert_int_equal(recv_n(&r, 1, &first, attr), 1);
-	assert_memory_equal(pkt(&r, first) + 42, "after the drain", 15);
+	erx_send_udp(7300, DPORT, "after the drain");
+	assert_int_equal(erx_recv_n(&r, 1, &first, attr), 1);
+	assert_memory_equal(erx_pkt(&r, first) + 42, "after the drain", 15);
 	est_destroy(&e);
-	rx_stop(&r);
+	erx_stop(&r);
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
 }
 
@@ -262,9 +158,9 @@ static void test_rss_spreads_flows(void **state)
 	rqn[0] = r[0].rqn;
 	rqn[1] = r[1].rqn;
 	est_udp_to_rqs(f->dev, rqn, 2, DPORT, &e);
-	linux_sender();
+	erx_linux_sender();
 	for (i = 0; i < 12; i++)
-		send_udp((uint16_t)(8000 + 17 * i), DPORT, "flow");
+		erx_send_udp((uint16_t)(8000 + 17 * i), DPORT, "flow");
 	for (k = 0; k < 2; k++) {
 		do {
 			n = 0;
@@ -278,8 +174,8 @@ static void test_rss_spreads_flows(void **state)
 	assert_int_equal(got[0] + got[1], 12);
 	assert_true(got[0] > 0 && got[1] > 0);
 	est_destroy(&e);
-	rx_stop(&r[1]);
-	rx_stop(&r[0]);
+	erx_stop(&r[1]);
+	erx_stop(&r[0]);
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
 }
 
@@ -289,14 +185,14 @@ static void err_begin(struct cfx *f, struct rx *r, struct est *e, struct opengda
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
 	rx_start(f, 0, 0, r);
 	est_udp_to_rqs(f->dev, &r->rqn, 1, DPORT, e);
-	linux_sender();
-	port_stats(f, st0);
+	erx_linux_sender();
+	erx_port_stats(f, st0);
 }
 
 static void err_end(struct cfx *f, struct rx *r, struct est *e)
 {
 	est_destroy(e);
-	rx_stop(r);
+	erx_stop(r);
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
 }
 
@@ -317,14 +213,14 @@ static void test_too_long_keeps_wqe(void **state)
 	assert_int_equal(system("ip link set " IF_NIC " mtu 4000 && ip link set " IF_HOST " mtu 4000"), 0);
 	err_begin(f, &r, &e, &st0);
 	memset(big, 'x', sizeof(big) - 1);
-	send_udp(7400, DPORT, big); /* 3042 bytes on the wire, the WQE takes PKT (2048) */
-	wait_rx_seen(f, &st0, 1, &st1);
+	erx_send_udp(7400, DPORT, big); /* 3042 bytes on the wire, the WQE takes PKT (2048) */
+	erx_wait_rx_seen(f, &st0, 1, &st1);
 	assert_true(st1.rx_queue_drops - st0.rx_queue_drops == 1);
 	assert_true(st1.rx_delivered == st0.rx_delivered);
-	send_udp(7401, DPORT, "fits");
-	assert_int_equal(recv_n(&r, 1, &first, attr), 1);
+	erx_send_udp(7401, DPORT, "fits");
+	assert_int_equal(erx_recv_n(&r, 1, &first, attr), 1);
 	assert_int_equal(first, 0); /* WQE 0, still posted */
-	assert_memory_equal(pkt(&r, first) + 42, "fits", 4);
+	assert_memory_equal(erx_pkt(&r, first) + 42, "fits", 4);
 	err_end(f, &r, &e);
 	assert_int_equal(system("ip link set " IF_NIC " mtu 1500 && ip link set " IF_HOST " mtu 1500"), 0);
 }
@@ -347,8 +243,8 @@ static void test_rq_bad_lkey(void **state)
 	err_begin(f, &r, &e, &st0);
 	ogda_dev_store_nic_u32((uint32_t *)(void *)(r.h->wqe_addr + 4), htonl(0x7777)); /* WQE 0's lkey */
 	ogda_dev_fence_nic_release();
-	send_udp(7500, DPORT, "to a bad key");
-	wait_rx_seen(f, &st0, 1, &st1);
+	erx_send_udp(7500, DPORT, "to a bad key");
+	erx_wait_rx_seen(f, &st0, 1, &st1);
 	assert_int_equal(ogda_dev_eth_rx_recv(r.h, 1, WAIT_NS, &first, &n, NULL, DOCA_GPUNETIO_ETH_RX_ATTR_NONE),
 			 OPENGDA_DEV_CQE_ERROR(OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR));
 	assert_int_equal(n, 0);
@@ -356,8 +252,8 @@ static void test_rq_bad_lkey(void **state)
 	cqe = ogda_dev_cqe_at(&r.h->cq, 0);
 	assert_int_equal(cqe[63] >> 4, OPENGDA_MLX5_CQE_RESP_ERR);
 	assert_int_equal(cqe[OPENGDA_MLX5_ERR_CQE_SYNDROME], OPENGDA_MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
-	send_udp(7501, DPORT, "after the error");
-	wait_rx_seen(f, &st1, 1, &st2);
+	erx_send_udp(7501, DPORT, "after the error");
+	erx_wait_rx_seen(f, &st1, 1, &st2);
 	assert_true(st2.rx_queue_drops - st1.rx_queue_drops == 1); /* the RQ is in ERR */
 	assert_true(st2.rx_delivered == st0.rx_delivered);
 	err_end(f, &r, &e);
@@ -384,23 +280,23 @@ static void test_cq_overrun_overwrites(void **state)
 	assert_int_equal(r.h->cq.cqe_num, n);
 	for (i = 0; i < n; i++) {
 		snprintf(msg, sizeof(msg), "cqe %u", i);
-		send_udp((uint16_t)(7600 + i), DPORT, msg);
+		erx_send_udp((uint16_t)(7600 + i), DPORT, msg);
 	}
-	wait_rx_seen(f, &st0, n, &st1);
+	erx_wait_rx_seen(f, &st0, n, &st1);
 	assert_true(st1.rx_delivered - st0.rx_delivered == n);
 	assert_int_equal(ogda_dev_eth_rx_cqe_state(r.h, 0), 1);
 	/* The WQEs go back to the NIC, the CQEs are not consumed (the CQ doorbell record stays). */
 	r.h->wqe_pi += n;
 	ogda_dev_fence_nic_release();
 	ogda_dev_store_nic_u32(r.h->wqe_db_rec, opengda_mlx5_htobe32((uint32_t)(r.h->wqe_pi & OPENGDA_MLX5_QP_DBR_MASK)));
-	send_udp(7700, DPORT, "overrun");
-	wait_rx_seen(f, &st1, 1, &st2);
+	erx_send_udp(7700, DPORT, "overrun");
+	erx_wait_rx_seen(f, &st1, 1, &st2);
 	assert_true(st2.rx_delivered - st1.rx_delivered == 1);
 	assert_true(st2.rx_queue_drops == st1.rx_queue_drops);
 	assert_int_equal(ogda_dev_eth_rx_cqe_state(r.h, n), 1); /* lap 2's first CQE ... */
 	assert_int_equal(ogda_dev_eth_rx_cqe_state(r.h, 0), 0); /* ... in place of lap 1's */
 	assert_int_equal(ogda_dev_eth_rx_cqe_state(r.h, 1), 1); /* the others stay */
-	assert_memory_equal(pkt(&r, 0) + 42, "overrun", 7);
+	assert_memory_equal(erx_pkt(&r, 0) + 42, "overrun", 7);
 	err_end(f, &r, &e);
 }
 
@@ -436,9 +332,9 @@ static void test_vlan_tag_put_back(void **state)
 	memcpy(to.sll_addr, u.dst_mac, 6);
 	assert_int_equal(sendto(s, frame, len, 0, (struct sockaddr *)&to, sizeof(to)), (ssize_t)len);
 	close(s);
-	assert_int_equal(recv_n(&r, 1, &first, attr), 1);
+	assert_int_equal(erx_recv_n(&r, 1, &first, attr), 1);
 	assert_int_equal(attr[0].bytes, len);
-	assert_memory_equal(pkt(&r, first), frame, len); /* the tag where it was sent: 0x8100, id 5, then IPv4 */
+	assert_memory_equal(erx_pkt(&r, first), frame, len); /* the tag where it was sent: 0x8100, id 5, then IPv4 */
 	err_end(f, &r, &e);
 }
 
@@ -455,17 +351,17 @@ static void test_interface_deleted(void **state)
 	int i;
 
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
-	port_stats(f, &st0);
+	erx_port_stats(f, &st0);
 	assert_int_equal(system("ip link del " IF_NIC), 0);
 	for (i = 0; i < 500; i++) { /* up to 5 s for the thread to see it */
-		port_stats(f, &st1);
+		erx_port_stats(f, &st1);
 		if (st1.rx_errors > st0.rx_errors)
 			break;
 		usleep(10000);
 	}
 	assert_true(st1.rx_errors > st0.rx_errors);
 	sleep(1);
-	port_stats(f, &st2);
+	erx_port_stats(f, &st2);
 	assert_true(st2.rx_errors - st1.rx_errors <= 25); /* at most one retry per 50 ms poll */
 	assert_int_equal(opengda_eth_port_detach(f->dev), DOCA_SUCCESS);
 	assert_int_equal(eth_netns_veth_create(), 0);

@@ -18,6 +18,7 @@
 #include "doca_eth_rxq_gpu_data_path.h"
 #include "eth/eth_queue_ids.h"
 #include "eth_fixture.h"
+#include "opengda.h"
 #include "opengda_mlx5.h"
 #include "test_util.h"
 
@@ -200,11 +201,91 @@ static void test_lifecycle_and_queue_ids(void **state)
 	assert_int_equal(ogda_eth_rxq_find_rqn(f->dev, 8, &rqn), DOCA_ERROR_NOT_FOUND);
 }
 
+/* doca_ctx_start refuses the queue with INVALID_VALUE and logs @why. */
+static void expect_start_refused(struct doca_eth_rxq *q, const char *why)
+{
+	char log[4096];
+
+	stderr_capture_begin();
+	assert_int_equal(doca_ctx_start(doca_eth_rxq_as_doca_ctx(q)), DOCA_ERROR_INVALID_VALUE);
+	stderr_capture_end(log, sizeof(log));
+	assert_non_null(strstr(log, why));
+}
+
+/*
+ * opengda_eth_rxq_set_striding: bad input and state; a geometry start refuses (stride not a power
+ * of two, fewer than two WQEs); a started striding queue's handle and WQEs (32 bytes: a zero next
+ * segment, then a data segment naming the WQE's strides), the doorbell record in WQEs; and the RQ
+ * as the software NIC holds it (QUERY would not add more: the handle carries the geometry).
+ */
+static void test_striding(void **state)
+{
+	struct cfx *f = *state;
+	struct doca_eth_rxq *q = NULL;
+	struct doca_gpu_eth_rxq *h = NULL;
+	struct doca_mmap *m;
+	uint32_t i;
+
+	TEST_EXPECT_ERR(opengda_eth_rxq_set_striding(NULL, 8), DOCA_ERROR_INVALID_VALUE, "opengda_eth_rxq_set_striding");
+	assert_int_equal(doca_eth_rxq_create(f->dev, 64, 1000, &q), DOCA_SUCCESS);
+	TEST_EXPECT_ERR(opengda_eth_rxq_set_striding(q, 4), DOCA_ERROR_INVALID_VALUE, "power of two");
+	TEST_EXPECT_ERR(opengda_eth_rxq_set_striding(q, 24), DOCA_ERROR_INVALID_VALUE, "power of two");
+	TEST_EXPECT_ERR(opengda_eth_rxq_set_striding(q, OPENGDA_ETH_RXQ_MAX_STRIDES * 2u), DOCA_ERROR_INVALID_VALUE,
+			"power of two");
+	assert_int_equal(opengda_eth_rxq_set_striding(q, 8), DOCA_SUCCESS);
+	m = cfx_mmap(f, 0, 64u * 1024u, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	assert_int_equal(doca_eth_rxq_set_pkt_buf(q, m, 0, 64u * 1000u), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(q), f->gpu), DOCA_SUCCESS);
+	/* 1000-byte strides: refused at start */
+	expect_start_refused(q, "a power of two of 64");
+	assert_int_equal(doca_eth_rxq_set_max_packet_size(q, 1024), DOCA_SUCCESS);
+	/* 64 strides in one WQE: fewer than two WQEs */
+	assert_int_equal(opengda_eth_rxq_set_striding(q, 64), DOCA_SUCCESS);
+	expect_start_refused(q, "fewer than two WQEs");
+	assert_int_equal(opengda_eth_rxq_set_striding(q, 16), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_rxq_set_pkt_buf(q, m, 0, 64u * 1024u), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_start(doca_eth_rxq_as_doca_ctx(q)), DOCA_SUCCESS);
+	TEST_EXPECT_ERR(opengda_eth_rxq_set_striding(q, 8), DOCA_ERROR_BAD_STATE, "started");
+	assert_int_equal(doca_eth_rxq_get_gpu_handle(q, &h), DOCA_SUCCESS);
+	assert_int_equal(h->striding_rq, 1);
+	assert_int_equal(h->pkt_num, 64);
+	assert_int_equal(h->max_pkt_sz, 1024);
+	assert_int_equal(h->wqe_strides_num, 16);
+	assert_int_equal(h->wqe_num, 4);
+	assert_int_equal(h->wqe_mask, 3);
+	assert_int_equal(h->wqe_pi, 4);
+	assert_int_equal(h->wqe_id_last, 0);
+	assert_int_equal(h->cq.cqe_num, 64);
+	assert_int_equal(opengda_mlx5_be32toh(*h->wqe_db_rec), 4);
+	for (i = 0; i < 4; i++) {
+		const uint8_t *w = h->wqe_addr + 32u * i;
+		static const uint8_t zero[16];
+		uint64_t a = 0;
+		uint32_t bc = 0;
+
+		assert_memory_equal(w, zero, 16);
+		memcpy(&bc, w + 16, 4);
+		memcpy(&a, w + 24, 8);
+		assert_int_equal(opengda_mlx5_be32toh(bc), 16u * 1024u);
+		assert_true(opengda_mlx5_be64toh(a) == h->pkt_addr + (uint64_t)i * 16u * 1024u);
+	}
+	assert_int_equal(doca_ctx_stop(doca_eth_rxq_as_doca_ctx(q)), DOCA_SUCCESS);
+	/* back to cyclic: one 16-byte WQE per buffer again */
+	assert_int_equal(opengda_eth_rxq_set_striding(q, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_ctx_start(doca_eth_rxq_as_doca_ctx(q)), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_rxq_get_gpu_handle(q, &h), DOCA_SUCCESS);
+	assert_int_equal(h->striding_rq, 0);
+	assert_int_equal(h->wqe_num, 64);
+	assert_int_equal(h->wqe_strides_num, 1);
+	stop_destroy(q, m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_bad_input, cfx_setup, cfx_teardown),
 		cmocka_unit_test_setup_teardown(test_lifecycle_and_queue_ids, cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_striding, cfx_setup, cfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,6 +61,9 @@ static void fill_rqc(struct prm_rqc_params *q)
 	q->wq.log_wq_sz = 0x0d;
 	q->wq.dbr_umem_valid = 1;
 	q->wq.wq_umem_valid = 1;
+	q->wq.log_wqe_num_of_strides = 0xa; /* 2^3 strides (-6, two's complement) */
+	q->wq.two_byte_shift_en = 1;
+	q->wq.log_wqe_stride_size = 5;      /* 2^11-byte strides */
 	q->wq.dbr_umem_id = 0x31323334;
 	q->wq.wq_umem_id = 0x41424344;
 	q->wq.wq_umem_offset = 0x5152535455565758ull;
@@ -110,6 +113,8 @@ static void expect_rqc(uint8_t *exp)
 	exp[WQ(0x22)] = 0x0c;         /* log_wq_pg_sz dw8 [12:8] */
 	exp[WQ(0x23)] = 0x0d;         /* log_wq_sz dw8 [4:0] */
 	exp[WQ(0x24)] = 0xc0;         /* dbr_umem_valid dw9 [31], wq_umem_valid dw9 [30] */
+	exp[WQ(0x26)] = 0x0a;         /* log_wqe_num_of_strides dw9 [11:8] (bit 0x134) */
+	exp[WQ(0x27)] = 0x80 | 0x05;  /* two_byte_shift_en dw9 [7] (0x138), log_wqe_stride_size [2:0] (0x13d) */
 	for (i = 0; i < 4; i++) {
 		exp[WQ(0x28) + i] = (uint8_t)(0x31 + i); /* dbr_umem_id dw10 */
 		exp[WQ(0x2c) + i] = (uint8_t)(0x41 + i); /* wq_umem_id dw11 */
@@ -204,6 +209,40 @@ static void test_query_rq_out_golden(void **state)
 	assert_int_equal(prm_query_rq_out_parse(out, BIG - 1, &back), DOCA_ERROR_INVALID_VALUE);
 }
 
+/*
+ * A striding RQ as rxq_start.c builds it: wq_type CYCLIC_STRIDING (3), 32-byte WQEs (next segment
+ * and one data segment), 2^6 strides of 2^11 bytes; the geometry fields alone at their bytes,
+ * and the strides encoding over its whole range (2^3 .. 2^16, the two's complement below 2^9).
+ */
+static void test_striding_wq_golden(void **state)
+{
+	struct prm_create_rq_params p, back;
+	uint8_t in[BIG];
+	uint32_t lg;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.rqc.wq.wq_type = PRM_WQ_TYPE_CYCLIC_STRIDING;
+	p.rqc.wq.log_wq_stride = 5;
+	p.rqc.wq.log_wqe_num_of_strides = prm_wq_strides_encode(6);
+	p.rqc.wq.log_wqe_stride_size = 11 - PRM_WQ_LOG_STRIDE_SIZE_BASE;
+	assert_int_equal(prm_create_rq_in_build(&p, in, BIG), DOCA_SUCCESS);
+	assert_int_equal(in[WQ(0x00)], 0x30); /* wq_type [31:28] = 3 */
+	assert_int_equal(in[WQ(0x21)], 0x05); /* log_wq_stride = 5 */
+	assert_int_equal(in[WQ(0x26)], 0x0d); /* 6 - 9 = -3 = 0xd */
+	assert_int_equal(in[WQ(0x27)], 0x05); /* 11 - 6 */
+	assert_int_equal(in[WQ(0x25)], 0x00);
+	memset(&back, 0, sizeof(back));
+	assert_int_equal(prm_create_rq_in_parse(in, BIG, &back), DOCA_SUCCESS);
+	assert_int_equal(back.rqc.wq.log_wqe_num_of_strides, 0x0d);
+	assert_int_equal(prm_wq_strides_decode(back.rqc.wq.log_wqe_num_of_strides), 6);
+	assert_int_equal(prm_wq_strides_encode(9), 0x0);
+	assert_int_equal(prm_wq_strides_encode(16), 0x7);
+	assert_int_equal(prm_wq_strides_encode(3), 0xa);
+	for (lg = PRM_WQ_LOG_NUM_STRIDES_MIN; lg <= PRM_WQ_LOG_NUM_STRIDES_MAX; lg++)
+		assert_int_equal(prm_wq_strides_decode(prm_wq_strides_encode(lg)), lg);
+}
+
 static void test_small_commands(void **state)
 {
 	uint8_t b[SMALL], exp[SMALL];
@@ -290,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_create_rq_in_golden),
 		cmocka_unit_test(test_modify_rq_in_golden),
 		cmocka_unit_test(test_query_rq_out_golden),
+		cmocka_unit_test(test_striding_wq_golden),
 		cmocka_unit_test(test_small_commands),
 		cmocka_unit_test(test_bad_input),
 	};
