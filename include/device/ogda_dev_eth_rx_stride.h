@@ -2,7 +2,7 @@
 /**
  * @file ogda_dev_eth_rx_stride.h
  * @brief Receives of a striding (multi-packet WQE) Ethernet receive queue: the C core's part for
- *        striding_rq = 1. Included by ogda_dev_eth_rx.h, after the helpers it uses.
+ *        striding_rq = 1. ogda_dev_eth_rx.h dispatches to it.
  *
  * A striding WQE holds wqe_strides_num strides; the NIC puts a packet in the next strides of the
  * current WQE and writes its CQE: wqe_id (byte 2) = the WQE's counter, wqe_counter = the first
@@ -22,6 +22,8 @@
  */
 #ifndef OGDA_DEV_ETH_RX_STRIDE_H
 #define OGDA_DEV_ETH_RX_STRIDE_H
+
+#include "ogda_dev_eth_rx_cqe.h"
 
 /** The CQE's wqe_id: the counter of the WQE its packet is in. */
 OGDA_DEV_FN uint16_t ogda_dev_eth_rx_cqe_wqe_id(const uint8_t *cqe)
