@@ -143,6 +143,12 @@ struct doca_gpu_eth_rxq {
 	struct doca_gpu_dev_verbs_cq cq; /**< The receive CQ (cqe_ci: next CQE to read). */
 	uint32_t rqn;             /**< RQ number. */
 	uint32_t reserved1;
+	/**
+	 * The MCST queue (doca_eth_rxq_gpu_enable_mcst_qp): a loopback QP on which an MCST receive
+	 * posts one DUMP of a packet-buffer byte and waits for it; NULL without one (MCST is then a
+	 * system-scope fence).
+	 */
+	struct doca_gpu_dev_verbs_qp *mcst_qp;
 };
 
 #ifdef __cplusplus

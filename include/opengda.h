@@ -210,6 +210,11 @@ struct doca_eth_rxq;
 #define OPENGDA_ETH_RXQ_MAX_STRIDES 65536u
 /** @brief Largest stride (the queue's max_packet_size) of a striding receive queue. */
 #define OPENGDA_ETH_RXQ_MAX_STRIDE_SIZE 8192u
+/**
+ * @brief Bound of the wait for a receive's MCST DUMP (doca_eth_rxq_gpu_enable_mcst_qp): a DUMP
+ *        not completed by then makes the receive fail instead of hanging (10 s).
+ */
+#define OPENGDA_ETH_RXQ_MCST_WAIT_TIMEOUT_NS 10000000000ull
 
 /**
  * @brief Makes an idle receive queue striding (a multi-packet RQ, what the SDK's cyclic GPU queue

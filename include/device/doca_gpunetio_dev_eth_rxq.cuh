@@ -16,12 +16,17 @@
  * attr[i] is written once, for packet i, by the thread that read its CQE.
  *
  * Limits: max_rx_pkts = 0 is a ring's worth, timeout_ns = 0 no time limit (both 0: wait for a
- * ring's worth). The timeout is measured from the call on %globaltimer. Returns DOCA_SUCCESS or
- * DOCA_ERROR_DRIVER when an error CQE ended the receive (the packets before it are returned).
+ * ring's worth). The timeout is measured from the call on %globaltimer. Returns DOCA_SUCCESS,
+ * DOCA_ERROR_DRIVER when an error CQE ended the receive (the packets before it are returned) or
+ * the MCST DUMP completed in error, DOCA_ERROR_TIME_OUT when the DUMP's CQE did not come within
+ * the MCST queue's wait bound.
  *
- * Differences from the SDK (docs/ethernet.md): MCST (ENABLED, or AUTO on a queue with need_mcst)
- * is a system-scope fence, not a DUMP on a loopback QP; nic_handler is accepted and not used (a
- * receive rings no doorbell).
+ * MCST (ENABLED, or AUTO on a queue with need_mcst), after a receive that got packets
+ * (ogda_dev_eth_rx_mcst.h): on a queue with an MCST queue (mcst_qp), one DUMP of a packet-buffer
+ * byte posted on it and waited for, by one thread of the group; without one, a system-scope
+ * fence in every calling thread. The MCST queue rings its doorbell as it was built (GPU_SM_DB, or
+ * CPU_PROXY after doca_eth_rxq_gpu_set_uar_on_cpu); the nic_handler template parameter is
+ * accepted and not used.
  *
  * Striding queues (striding_rq 1, ogda_dev_eth_rx_stride.h): the first packet index is
  * (wqe_id & wqe_mask) * wqe_strides_num + the CQE's stride; filler CQEs are retired, not returned;
@@ -37,20 +42,28 @@
 #include "../doca_error.h"
 #include "../doca_gpunetio_eth_def.h"
 #include "ogda_dev_eth_rx.h"
+#include "ogda_dev_eth_rx_mcst.h"
 
 namespace ogda_cuh {
 
 __device__ static __forceinline__ doca_error_t eth_rx_status(int rc)
 {
-	return rc == 0 ? DOCA_SUCCESS : DOCA_ERROR_DRIVER;
+	if (rc == 0)
+		return DOCA_SUCCESS;
+	return rc == -OPENGDA_DEV_ETIMEDOUT ? DOCA_ERROR_TIME_OUT : DOCA_ERROR_DRIVER;
 }
 
+/**
+ * The MCST step of a group receive of @p n packets: the DUMP by the group's @p leader alone (one
+ * poster per queue: the send protocol runs EXCLUSIVE), the fallback fence by every thread. The
+ * caller shares the leader's result with the group.
+ */
 template <enum doca_gpu_dev_eth_mcst_mode mcst_mode>
-__device__ static __forceinline__ void eth_rx_mcst(const struct doca_gpu_eth_rxq *rxq, uint32_t n)
+__device__ static __forceinline__ int eth_rx_mcst(struct doca_gpu_eth_rxq *rxq, uint32_t n, bool leader)
 {
-	if (n != 0 && (mcst_mode == DOCA_GPUNETIO_ETH_MCST_ENABLED ||
-		       (mcst_mode == DOCA_GPUNETIO_ETH_MCST_AUTO && rxq->need_mcst)))
-		__threadfence_system();
+	if (mcst_mode == DOCA_GPUNETIO_ETH_MCST_DISABLED || (!leader && rxq->mcst_qp != nullptr))
+		return 0;
+	return ogda_dev_eth_rx_mcst(rxq, n, (int)mcst_mode);
 }
 
 /** Results of a group receive, passed from the receiving warp to every caller. */
@@ -171,11 +184,10 @@ doca_gpu_dev_eth_rxq_recv_thread(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_p
 				 uint64_t *out_first_pkt_idx, uint32_t *out_pkt_num,
 				 struct doca_gpu_dev_eth_rxq_attr *out_attr)
 {
-	int rc = ogda_dev_eth_rx_recv(rxq, max_rx_pkts, timeout_ns, out_first_pkt_idx, out_pkt_num, out_attr,
-				      (int)rx_attr);
+	int rc = ogda_dev_eth_rx_recv_mcst(rxq, max_rx_pkts, timeout_ns, out_first_pkt_idx, out_pkt_num, out_attr,
+					   (int)rx_attr, (int)mcst_mode);
 
 	(void)nic_handler;
-	ogda_cuh::eth_rx_mcst<mcst_mode>(rxq, *out_pkt_num);
 	return ogda_cuh::eth_rx_status(rc);
 }
 
@@ -189,9 +201,12 @@ doca_gpu_dev_eth_rxq_recv_warp(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pkt
 			       struct doca_gpu_dev_eth_rxq_attr *out_attr)
 {
 	ogda_cuh::eth_rx_result r = ogda_cuh::eth_rx_warp<rx_attr>(rxq, max_rx_pkts, timeout_ns, out_attr);
+	int m = ogda_cuh::eth_rx_mcst<mcst_mode>(rxq, r.num, (threadIdx.x & 31u) == 0);
 
 	(void)nic_handler;
-	ogda_cuh::eth_rx_mcst<mcst_mode>(rxq, r.num);
+	m = __shfl_sync(0xffffffffu, m, 0);
+	if (r.rc == 0)
+		r.rc = m;
 	*out_first_pkt_idx = r.first;
 	*out_pkt_num = r.num;
 	return ogda_cuh::eth_rx_status(r.rc);
@@ -207,8 +222,10 @@ doca_gpu_dev_eth_rxq_recv_block(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pk
 				struct doca_gpu_dev_eth_rxq_attr *out_attr)
 {
 	__shared__ ogda_cuh::eth_rx_result shared_r;
+	__shared__ int shared_mcst;
 	uint32_t tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 	ogda_cuh::eth_rx_result r;
+	int m;
 
 	(void)nic_handler;
 	if (tid < 32u) {
@@ -218,7 +235,12 @@ doca_gpu_dev_eth_rxq_recv_block(struct doca_gpu_eth_rxq *rxq, uint32_t max_rx_pk
 	}
 	__syncthreads();
 	r = shared_r;
-	ogda_cuh::eth_rx_mcst<mcst_mode>(rxq, r.num);
+	m = ogda_cuh::eth_rx_mcst<mcst_mode>(rxq, r.num, tid == 0);
+	if (tid == 0)
+		shared_mcst = m;
+	__syncthreads();
+	if (r.rc == 0)
+		r.rc = shared_mcst;
 	__syncthreads(); /* every thread has its copy before a next receive rewrites shared_r */
 	*out_first_pkt_idx = r.first;
 	*out_pkt_num = r.num;

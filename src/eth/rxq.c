@@ -74,6 +74,7 @@ doca_error_t doca_eth_rxq_create(struct doca_dev *dev, uint32_t max_burst_size, 
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	core_ctx_init(&q->ctx, &rxq_ops);
+	pthread_mutex_init(&q->proxy_lock, NULL);
 	q->dev = dev;
 	q->max_burst = max_burst_size;
 	q->max_pkt = max_packet_size;
@@ -97,6 +98,7 @@ doca_error_t doca_eth_rxq_destroy(struct doca_eth_rxq *eth_rxq)
 		return err;
 	if (eth_rxq->pkt_mmap != NULL)
 		core_mmap_release(eth_rxq->pkt_mmap);
+	pthread_mutex_destroy(&eth_rxq->proxy_lock);
 	free(eth_rxq);
 	return DOCA_SUCCESS;
 }
@@ -296,7 +298,11 @@ doca_error_t doca_eth_rxq_gpu_enable_mcst_qp(struct doca_eth_rxq *eth_rxq)
 doca_error_t doca_eth_rxq_gpu_set_uar_on_cpu(struct doca_eth_rxq *eth_rxq)
 {
 	OGDA_SDK_FORWARD(doca_eth_rxq_gpu_set_uar_on_cpu, (eth_rxq));
-	return check_idle(eth_rxq, __func__);
+	doca_error_t err = check_idle(eth_rxq, __func__);
+
+	if (err == DOCA_SUCCESS)
+		eth_rxq->uar_on_cpu = true;
+	return err;
 }
 
 doca_error_t doca_eth_rxq_gpu_cpu_proxy_progress(struct doca_eth_rxq *eth_rxq)
@@ -306,7 +312,8 @@ doca_error_t doca_eth_rxq_gpu_cpu_proxy_progress(struct doca_eth_rxq *eth_rxq)
 		OGDA_LOG_ERR("%s: eth_rxq must not be NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	return DOCA_SUCCESS;
+	/* Not started, no MCST queue, or one that rings its own doorbell: nothing to progress. */
+	return eth_rxq_mcst_progress(eth_rxq);
 }
 
 doca_error_t opengda_eth_rxq_set_striding(struct doca_eth_rxq *eth_rxq, uint32_t strides_per_wqe)

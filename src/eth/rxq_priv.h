@@ -5,6 +5,7 @@
  *   rxq.c        the receive queue object and its configuration
  *   rxq_start.c  what start creates (memory, CQ, RQ, the device handle) and stop undoes
  *   rxq_ids.c    queue ids for DOCA Flow (eth_queue_ids.h)
+ *   rxq_mcst.c   the MCST queue (doca_eth_rxq_gpu_enable_mcst_qp): a loopback QP for DUMPs
  */
 #ifndef OGDA_ETH_RXQ_PRIV_H_
 #define OGDA_ETH_RXQ_PRIV_H_
@@ -15,11 +16,13 @@
 #include "doca_gpunetio_eth_def.h"
 #include "eth/eth_queue_mem.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 struct ogda_devx_obj;
 struct ogda_devx_uar;
+struct doca_gpu_verbs_qp_hl;
 
 struct eth_rxq_res {
 	struct eth_queue_mem qm;          /* queue memory, umem, CQ (eth_queue_mem.h) */
@@ -27,6 +30,7 @@ struct eth_rxq_res {
 	struct ogda_devx_obj *rq;
 	uint32_t rqn;
 	struct doca_gpu_eth_rxq *handle;  /* device copy of `view` */
+	struct doca_gpu_verbs_qp_hl *mcst; /* the MCST queue (need_mcst), else NULL */
 	bool dev_used;                    /* core_dev_use() taken */
 	bool id_registered;               /* the queue id is in the registry */
 };
@@ -40,7 +44,9 @@ struct doca_eth_rxq {
 	struct doca_mmap *pkt_mmap;       /* held (core_mmap_hold) while set */
 	uint32_t pkt_offset, pkt_len;
 	enum doca_gpu_mem_type rq_mem_type;
-	bool need_mcst;
+	bool need_mcst;                   /* doca_eth_rxq_gpu_enable_mcst_qp: start builds the MCST queue */
+	bool uar_on_cpu;                  /* doca_eth_rxq_gpu_set_uar_on_cpu: the MCST queue is CPU_PROXY */
+	pthread_mutex_t proxy_lock;       /* a proxy step against the MCST queue's destruction */
 	uint32_t strides_per_wqe;         /* 0: cyclic; else a striding RQ (opengda_eth_rxq_set_striding) */
 	bool has_queue_id;
 	uint16_t queue_id;
@@ -54,5 +60,14 @@ uint32_t eth_rxq_pkt_num(uint32_t max_burst);
 /* core_ctx_ops of a receive queue (rxq_start.c). */
 doca_error_t eth_rxq_start(struct doca_ctx *ctx);
 doca_error_t eth_rxq_stop(struct doca_ctx *ctx);
+
+/*
+ * rxq_mcst.c: the MCST queue of a starting queue (res.mcst) and its device view (*view, valid
+ * until eth_rxq_mcst_destroy); on error nothing is left and the error is logged.
+ */
+doca_error_t eth_rxq_mcst_create(struct doca_eth_rxq *q, struct doca_gpu_dev_verbs_qp **view);
+void eth_rxq_mcst_destroy(struct doca_eth_rxq *q);
+/* One CPU proxy step of the MCST queue (nothing when there is none or it rings its own doorbell). */
+doca_error_t eth_rxq_mcst_progress(struct doca_eth_rxq *q);
 
 #endif /* OGDA_ETH_RXQ_PRIV_H_ */

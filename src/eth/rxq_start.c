@@ -4,7 +4,8 @@
  * records) registered as a umem, CREATE_CQ, CREATE_RQ (a cyclic work queue of one 16-byte data
  * segment per packet buffer, or, striding, a cyclic striding work queue of 32-byte WQEs each
  * naming strides_per_wqe consecutive buffers) and MODIFY_RQ RST -> RDY through the device interface, every WQE
- * posted, the queue id registered for DOCA Flow, and the device handle (struct doca_gpu_eth_rxq).
+ * posted, the MCST queue when asked for (rxq_mcst.c), the queue id registered for DOCA Flow, and the
+ * device handle (struct doca_gpu_eth_rxq).
  * Stop undoes it in reverse order. The commands are the PRM images of src/prm, so the software NIC
  * and a ConnectX receive the same bytes.
  */
@@ -218,17 +219,20 @@ static void release(struct doca_eth_rxq *q)
 	}
 	if (r->handle != NULL)
 		(void)doca_gpu_mem_free(q->ctx.gpu, r->handle);
+	eth_rxq_mcst_destroy(q); /* after the handle: device code reaches it through the handle */
 	if (r->dev_used)
 		core_dev_unuse(q->dev);
 	memset(r, 0, sizeof(*r));
 }
 
-static doca_error_t make_handle(struct doca_eth_rxq *q, const struct layout *l, uint64_t addr, uint32_t mkey)
+static doca_error_t make_handle(struct doca_eth_rxq *q, const struct layout *l, uint64_t addr, uint32_t mkey,
+			       struct doca_gpu_dev_verbs_qp *mcst)
 {
 	void *h = NULL;
 	doca_error_t err;
 
 	fill_view(q, l, addr, mkey);
+	q->view.mcst_qp = mcst;
 	err = doca_gpu_mem_alloc(q->ctx.gpu, sizeof(q->view), HANDLE_ALIGN, DOCA_GPU_MEM_TYPE_GPU, &h, NULL);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -241,6 +245,7 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 	struct doca_eth_rxq *q = (struct doca_eth_rxq *)ctx;
 	struct eth_rxq_res *r = &q->res;
 	struct ogda_devx_uar_info uar = {0};
+	struct doca_gpu_dev_verbs_qp *mcst = NULL;
 	struct ogda_devx_pd *pd = NULL;
 	uint32_t pdn = 0, mkey = 0;
 	uint64_t addr = 0;
@@ -272,8 +277,10 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 		post_all(q, &l, addr, mkey);
 		err = create_rq(q, &l, pdn);
 	}
+	if (err == DOCA_SUCCESS && q->need_mcst)
+		err = eth_rxq_mcst_create(q, &mcst);
 	if (err == DOCA_SUCCESS)
-		err = make_handle(q, &l, addr, mkey);
+		err = make_handle(q, &l, addr, mkey, mcst);
 	if (err == DOCA_SUCCESS && q->has_queue_id) {
 		err = ogda_eth_rxq_ids_add(q->dev, q->queue_id, r->rqn);
 		r->id_registered = err == DOCA_SUCCESS;
