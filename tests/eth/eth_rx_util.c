@@ -27,6 +27,12 @@
 void erx_start(struct cfx *f, size_t buf_off, uint16_t queue_id, uint32_t burst, uint32_t pkt_size, uint32_t strides,
 	       struct rx *r)
 {
+	erx_start_mcst(f, buf_off, queue_id, burst, pkt_size, strides, false, r);
+}
+
+void erx_start_mcst(struct cfx *f, size_t buf_off, uint16_t queue_id, uint32_t burst, uint32_t pkt_size,
+		    uint32_t strides, bool mcst, struct rx *r)
+{
 	uint32_t size = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -41,6 +47,8 @@ void erx_start(struct cfx *f, size_t buf_off, uint16_t queue_id, uint32_t burst,
 	r->m = cfx_mmap(f, buf_off, size, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	assert_int_equal(doca_eth_rxq_set_pkt_buf(r->q, r->m, 0, size), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_rxq_apply_queue_id(r->q, queue_id), DOCA_SUCCESS);
+	if (mcst)
+		assert_int_equal(doca_eth_rxq_gpu_enable_mcst_qp(r->q), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(r->q), f->gpu), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_start(doca_eth_rxq_as_doca_ctx(r->q)), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_rxq_get_gpu_handle(r->q, &r->h), DOCA_SUCCESS);

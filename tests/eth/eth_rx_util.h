@@ -13,6 +13,7 @@
 #include "eth_netns.h"
 #include "opengda.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,9 @@ struct rx {
  */
 void erx_start(struct cfx *f, size_t buf_off, uint16_t queue_id, uint32_t burst, uint32_t pkt_size, uint32_t strides,
 	       struct rx *r);
+/* erx_start, with @mcst: doca_eth_rxq_gpu_enable_mcst_qp (the queue gets its MCST queue). */
+void erx_start_mcst(struct cfx *f, size_t buf_off, uint16_t queue_id, uint32_t burst, uint32_t pkt_size,
+		    uint32_t strides, bool mcst, struct rx *r);
 void erx_stop(struct rx *r);
 /* The NIC end's address as a static neighbour of the Linux end (no ARP needed). */
 void erx_linux_sender(void);
