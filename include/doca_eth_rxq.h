@@ -18,8 +18,8 @@
  * CREATE_CQ, CREATE_RQ, MODIFY_RQ RST to RDY); all WQEs are posted at start (cyclic queue).
  *
  * Differences from DOCA (docs/ethernet.md): only the cyclic type and the GPU data path; no
- * striding RQ; the MCST DUMP queue is not created (doca_eth_rxq_gpu_enable_mcst_qp() makes the
- * device receive fence instead).
+ * striding RQ by default (opengda_eth_rxq_set_striding()); the MCST DUMP queue
+ * (doca_eth_rxq_gpu_enable_mcst_qp()) is a loopback RC QP exported as mcst_qp in the handle.
  *
  * Every function checks its arguments and logs why it fails.
  */

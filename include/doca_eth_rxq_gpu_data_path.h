@@ -29,13 +29,27 @@ struct doca_gpu_eth_rxq;
  */
 doca_error_t doca_eth_rxq_gpu_set_rq_mem_type(struct doca_eth_rxq *eth_rxq, enum doca_gpu_mem_type mtype);
 /**
- * @brief Asks for the memory-consistency fence after receives (GPUs before compute capability 9):
- *        sets need_mcst in the device handle, which MCST_AUTO receives honour.
+ * @brief Asks for the memory-consistency step after receives (GPUs before compute capability 9):
+ *        sets need_mcst in the device handle, which MCST_AUTO receives honour, and makes start
+ *        build the queue's MCST queue (a loopback QP, mcst_qp in the handle) on which MCST
+ *        receives post a DUMP and wait for it (docs/ethernet.md §9). Start then fails with the
+ *        error of the step that failed (Verbs QP creation, export, connection) and builds nothing.
+ * @return DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE on a started queue.
  */
 doca_error_t doca_eth_rxq_gpu_enable_mcst_qp(struct doca_eth_rxq *eth_rxq);
-/** @brief Accepted for compatibility: a receive rings no doorbell, so the UAR's place changes nothing. */
+/**
+ * @brief The MCST queue (doca_eth_rxq_gpu_enable_mcst_qp) rings through a CPU thread (CPU_PROXY,
+ *        doca_eth_rxq_gpu_cpu_proxy_progress()); without an MCST queue it changes nothing (a
+ *        receive rings no doorbell).
+ * @return DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE on a started queue.
+ */
 doca_error_t doca_eth_rxq_gpu_set_uar_on_cpu(struct doca_eth_rxq *eth_rxq);
-/** @brief The CPU side of MCST in proxy mode: nothing to do here (no DUMP queue); checks its argument. */
+/**
+ * @brief One CPU proxy step of the MCST queue: rings its doorbell for the DUMPs device code posted
+ *        since the last step. Nothing to do (DOCA_SUCCESS) before start, without an MCST queue,
+ *        or when it rings its own doorbell. Safe against a concurrent stop.
+ * @return DOCA_ERROR_INVALID_VALUE for NULL; the Verbs proxy's error otherwise.
+ */
 doca_error_t doca_eth_rxq_gpu_cpu_proxy_progress(struct doca_eth_rxq *eth_rxq);
 /**
  * @brief The device handle of a started queue.
