@@ -46,7 +46,7 @@ OGDA_DEV_FN int ogda_dev_eth_rx_mcst(struct doca_gpu_eth_rxq *rxq, uint32_t n, i
 #if defined(__CUDACC__)
 		__threadfence_system();
 #else
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		ogda_dev_fence_nic_acquire(); /* host threads: the port's fence (a plain one under TSan) */
 #endif
 		return 0;
 	}
