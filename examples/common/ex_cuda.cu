@@ -53,6 +53,7 @@ extern "C" int ex_cuda_open(const char *bus_id, struct ex_gpu_desc *out, char *w
 	}
 	out->ordinal = dev;
 	snprintf(out->name, sizeof(out->name), "%s", prop.name);
+	out->cc_major = prop.major;
 	return 0;
 }
 

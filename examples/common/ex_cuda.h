@@ -18,6 +18,7 @@ struct ex_gpu_desc {
 	int ordinal;
 	char bus_id[32]; /* "0000:17:00.0" */
 	char name[256];
+	int cc_major;    /* compute capability, major (9 for Hopper) */
 };
 
 /*

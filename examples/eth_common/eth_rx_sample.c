@@ -34,7 +34,9 @@ int eth_rxq_sample_start(struct eth_sample *s, struct eth_rxq_sample *q, uint32_
 	    eth_sample_check(doca_mmap_start(q->mmap), "doca_mmap_start") != 0 ||
 	    eth_sample_check(doca_eth_rxq_set_pkt_buf(q->rxq, q->mmap, 0, size), "doca_eth_rxq_set_pkt_buf") != 0)
 		return -1;
-	if (s->on_gpu && eth_sample_check(doca_eth_rxq_gpu_enable_mcst_qp(q->rxq), "doca_eth_rxq_gpu_enable_mcst_qp") != 0)
+	/* As the SDK's samples: the DUMP fence is for GPUs before Hopper (compute capability < 9). */
+	if (s->on_gpu && s->cc_major < 9 &&
+	    eth_sample_check(doca_eth_rxq_gpu_enable_mcst_qp(q->rxq), "doca_eth_rxq_gpu_enable_mcst_qp") != 0)
 		return -1;
 	if (eth_sample_check(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(q->rxq), s->gpu), "doca_ctx_set_datapath_on_gpu") ||
 	    eth_sample_check(doca_ctx_start(doca_eth_rxq_as_doca_ctx(q->rxq)), "doca_ctx_start (rxq)") != 0)

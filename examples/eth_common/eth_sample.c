@@ -107,6 +107,7 @@ static int open_gpu(struct eth_sample *s, const char *gpu_pci)
 		err = doca_gpu_create(d.bus_id, &s->gpu);
 		if (err == DOCA_SUCCESS) {
 			s->on_gpu = 1;
+			s->cc_major = d.cc_major;
 			sample_info("GPU %s (%s): CUDA kernels run the device code", d.bus_id, d.name);
 			return 0;
 		}

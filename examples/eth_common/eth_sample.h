@@ -30,6 +30,7 @@ struct eth_sample {
 	struct doca_dev *dev;
 	struct doca_gpu *gpu;
 	int on_gpu;                   /* a CUDA GPU (else the host handle: host threads) */
+	int cc_major;                 /* the GPU's compute capability, major (0 without one) */
 	struct doca_eth_txq *txq;
 	struct doca_gpu_eth_txq *h;   /* device handle */
 	struct doca_mmap *mmap;
