@@ -26,21 +26,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-/* The QP's own address as its peer: a loopback connection granting remote writes to itself. */
-static doca_error_t connect_loopback(struct doca_verbs_pd *pd, struct doca_verbs_qp *qp)
-{
-	struct verbs_rc_peer self = {.allow_remote_write = 1, .sq_psn = 0x100, .rq_psn = 0x100};
-	struct opengda_port_attr port;
-	doca_error_t err;
-
-	if ((err = doca_verbs_qp_get_qpn(qp, &self.qpn)) != DOCA_SUCCESS ||
-	    (err = opengda_verbs_query_port(pd->ctx, 1, &port)) != DOCA_SUCCESS ||
-	    (err = opengda_verbs_query_gid(pd->ctx, 1, 0, &self.gid)) != DOCA_SUCCESS)
-		return err;
-	self.lid = port.lid;
-	return verbs_qp_connect_rc(pd->ctx, qp, &self);
-}
-
 static doca_error_t handle_make(struct doca_dma *d, struct doca_gpu *gpu)
 {
 	struct doca_gpu_dma h = {.nic_handler = (uint32_t)d->qp->nic_handler};
@@ -119,7 +104,7 @@ static doca_error_t dma_start(struct doca_ctx *ctx)
 	if (err != DOCA_SUCCESS)
 		return err;
 	if ((err = opengda_gpu_verbs_qp_set_wait_timeout(d->qp->qp_gverbs, d->wait_timeout_ns)) != DOCA_SUCCESS ||
-	    (err = connect_loopback(pd, d->qp->qp)) != DOCA_SUCCESS || (err = handle_make(d, dma_gpu(d))) != DOCA_SUCCESS ||
+	    (err = verbs_qp_connect_self(pd, d->qp->qp, true)) != DOCA_SUCCESS || (err = handle_make(d, dma_gpu(d))) != DOCA_SUCCESS ||
 	    (ctx->gpu == NULL && (err = dma_tasks_create(d)) != DOCA_SUCCESS)) {
 		OGDA_LOG_ERR("dma: cannot set up the copy QP: %s", doca_error_get_descr(err));
 		dma_release(d);

@@ -29,21 +29,6 @@
 /* Every DUMP is waited for before the next is posted: a few WQEBBs are plenty. */
 #define MCST_SQ_WQES 8u
 
-/* The QP's own address as its peer, granting it no remote access (a DUMP is local). */
-static doca_error_t connect_self(struct doca_verbs_pd *pd, struct doca_verbs_qp *qp)
-{
-	struct verbs_rc_peer self = {.sq_psn = 0x100, .rq_psn = 0x100};
-	struct opengda_port_attr port;
-	doca_error_t err;
-
-	if ((err = doca_verbs_qp_get_qpn(qp, &self.qpn)) != DOCA_SUCCESS ||
-	    (err = opengda_verbs_query_port(pd->ctx, 1, &port)) != DOCA_SUCCESS ||
-	    (err = opengda_verbs_query_gid(pd->ctx, 1, 0, &self.gid)) != DOCA_SUCCESS)
-		return err;
-	self.lid = port.lid;
-	return verbs_qp_connect_rc(pd->ctx, qp, &self);
-}
-
 doca_error_t eth_rxq_mcst_create(struct doca_eth_rxq *q, struct doca_gpu_dev_verbs_qp **view)
 {
 	struct doca_gpu_verbs_qp_init_attr_hl a = {0};
@@ -70,7 +55,7 @@ doca_error_t eth_rxq_mcst_create(struct doca_eth_rxq *q, struct doca_gpu_dev_ver
 	}
 	if (err == DOCA_SUCCESS) {
 		step = "the loopback connection";
-		err = connect_self(pd, hl->qp);
+		err = verbs_qp_connect_self(pd, hl->qp, false); /* a DUMP is local: grant nothing */
 	}
 	if (err == DOCA_SUCCESS) {
 		step = "the device view";

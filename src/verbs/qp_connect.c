@@ -99,3 +99,19 @@ doca_error_t verbs_qp_connect_rc(struct doca_verbs_context *ctx, struct doca_ver
 			     doca_error_get_descr(err));
 	return err;
 }
+
+doca_error_t verbs_qp_connect_self(struct doca_verbs_pd *pd, struct doca_verbs_qp *qp, bool allow_remote_write)
+{
+	struct verbs_rc_peer self = {.allow_remote_write = allow_remote_write ? 1 : 0, .sq_psn = 0x100, .rq_psn = 0x100};
+	struct opengda_port_attr port;
+	doca_error_t err;
+
+	if ((err = doca_verbs_qp_get_qpn(qp, &self.qpn)) != DOCA_SUCCESS ||
+	    (err = opengda_verbs_query_port(pd->ctx, 1, &port)) != DOCA_SUCCESS ||
+	    (err = opengda_verbs_query_gid(pd->ctx, 1, 0, &self.gid)) != DOCA_SUCCESS) {
+		OGDA_LOG_ERR("connecting a QP to itself: %s", doca_error_get_descr(err));
+		return err;
+	}
+	self.lid = port.lid;
+	return verbs_qp_connect_rc(pd->ctx, qp, &self);
+}

@@ -144,6 +144,14 @@ struct verbs_rc_peer {
 doca_error_t verbs_qp_connect_rc(struct doca_verbs_context *ctx, struct doca_verbs_qp *qp,
 				 const struct verbs_rc_peer *peer);
 
+/*
+ * Connects an RC QP of @pd to itself (its own QPN, port 1's LID and GID 0): the loopback queues the
+ * library keeps for itself (DMA copies, the Ethernet receive's MCST DUMP). @allow_remote_write
+ * grants the QP remote writes to its own memory (a copy by RDMA WRITE); without it the connection
+ * grants nothing, as local operations need. Logs a failure.
+ */
+doca_error_t verbs_qp_connect_self(struct doca_verbs_pd *pd, struct doca_verbs_qp *qp, bool allow_remote_write);
+
 /* bridge_ctx.c: drops an imported context from the registry of imported ibv_contexts. */
 void verbs_bridge_forget_context(struct doca_verbs_context *ctx);
 /* bridge_ctx.c: an imported PD of ctx was destroyed (may release a context imported for it). */
