@@ -13,6 +13,8 @@
  *
  * Thread scope: the caller is the queue's one receiving thread (warp and block receives call
  * it from one lane).
+ *
+ * device-code: yes
  */
 #ifndef OGDA_DEV_ETH_RX_MCST_H
 #define OGDA_DEV_ETH_RX_MCST_H
