@@ -404,12 +404,20 @@ static void window_stream_is_exact_and_ordered(void **state)
 			      (unsigned long long)st.pipe_inflight_hwm, (unsigned long long)st.shm_deliveries,
 			      (unsigned long long)st.tcp_deliveries);
 		assert_true(st.pipe_inflight_hwm > 1);
-		if (over_tcp()) {
-			assert_int_equal(st.tcp_deliveries, posted + 1u);
-			assert_int_equal(st.shm_deliveries, 0);
-		} else {
-			assert_int_equal(st.shm_deliveries, posted + 1u);
-			assert_int_equal(st.tcp_deliveries, 0);
+		/*
+		 * One delivery per request, unless a request timed out on a loaded machine (CI runs
+		 * tests side by side): the pipe then went back and resent what was in flight, which
+		 * is counted again. The data checks above hold either way (nothing ran twice).
+		 */
+		{
+			uint64_t on = over_tcp() ? st.tcp_deliveries : st.shm_deliveries;
+			uint64_t off = over_tcp() ? st.shm_deliveries : st.tcp_deliveries;
+
+			assert_int_equal(off, 0);
+			if (st.pipe_go_backs == 0 && st.tcp_failures == 0)
+				assert_int_equal(on, posted + 1u);
+			else
+				assert_true(on > posted);
 		}
 	}
 	run_end(&r);
