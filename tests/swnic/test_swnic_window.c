@@ -196,6 +196,9 @@ struct run {
 	pid_t pid;
 };
 
+/* The run in progress: a test that fails midway leaves it to run_teardown, not to the next test. */
+static struct run *live_run;
+
 static void run_start(struct run *r)
 {
 	int a[2], b[2];
@@ -215,6 +218,7 @@ static void run_start(struct run *r)
 	close(b[1]);
 	r->to_child = a[1];
 	r->to_parent = b[0];
+	live_run = r;
 	side_open(&r->s, &me);
 	fx_xfer(r->to_parent, &r->ch, sizeof(r->ch), 0);
 	fx_xfer(r->to_child, &me, sizeof(me), 1);
@@ -269,11 +273,38 @@ static void run_end(struct run *r)
 
 	child_cmd(r, CMD_QUIT, 0, 0, 0);
 	assert_int_equal(waitpid(r->pid, &status, 0), r->pid);
+	live_run = NULL;
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	fx_close(&r->s.f);
 	free(r->s.mem);
 	close(r->to_child);
 	close(r->to_parent);
+}
+
+/*
+ * After a test that failed midway: its child is killed and its NIC closed, so the next test starts
+ * from nothing (a failure used to leave the child and the NIC behind, and every later test failed
+ * with it).
+ */
+static int run_teardown(void **state)
+{
+	struct run *r = live_run;
+
+	(void)state;
+	if (r == NULL)
+		return 0;
+	live_run = NULL;
+	if (r->pid > 0) {
+		(void)kill(r->pid, SIGKILL);
+		(void)waitpid(r->pid, NULL, 0);
+	}
+	if (r->s.mem != NULL) { /* the NIC was opened (side_open allocates the memory after it) */
+		fx_close(&r->s.f);
+		free(r->s.mem);
+	}
+	close(r->to_child);
+	close(r->to_parent);
+	return 0;
 }
 
 static uint64_t *fa_result(struct side *s, uint32_t k)
@@ -336,7 +367,7 @@ static void window_stream_is_exact_and_ordered(void **state)
 	enum { ROUNDS = 500 };
 	static uint8_t got[MEM];
 	uint32_t round, fa = 0, sends = 0, posted = 0, done = 0, i;
-	struct run r;
+	static struct run r; /* static: run_teardown reaches it after a failure */
 
 	(void)state;
 	run_start(&r);
@@ -434,7 +465,7 @@ static void window_goes_back_after_rnr(void **state)
 	static uint8_t got[RECV_OFF + 64u * 16u];
 	uint32_t i, fa = 0, sends = 0;
 	uint64_t rnr = 0, wqes, errors, transport;
-	struct run r;
+	static struct run r; /* static: run_teardown reaches it after a failure */
 
 	(void)state;
 	run_start(&r);
@@ -478,7 +509,7 @@ static void window_error_flushes_the_rest(void **state)
 	struct opengda_mlx5_cqe_fields c;
 	uint16_t first;
 	uint32_t i;
-	struct run r;
+	static struct run r; /* static: run_teardown reaches it after a failure */
 
 	(void)state;
 	run_start(&r);
@@ -525,7 +556,7 @@ static void window_fence_waits_for_the_read(void **state)
 	static uint8_t got[READ_OFF + 8192u];
 	uint8_t *local = NULL;
 	uint32_t i;
-	struct run r;
+	static struct run r; /* static: run_teardown reaches it after a failure */
 
 	(void)state;
 	run_start(&r);
@@ -567,7 +598,7 @@ static void window_lossy_link_runs_everything_once(void **state)
 	static uint8_t got[MEM];
 	uint32_t round, posted = 0, done = 0, k;
 	struct swnic_fabric_stats st;
-	struct run r;
+	static struct run r; /* static: run_teardown reaches it after a failure */
 
 	(void)state;
 	/* The cut and the stall cost a transport retry each; a loaded machine (CI runs tests side by
@@ -618,7 +649,7 @@ static void window_peer_killed_in_flight(void **state)
 	int status = 0;
 	uint16_t first;
 	uint64_t t0;
-	struct run r;
+	static struct run r; /* static: run_teardown reaches it after a failure */
 
 	(void)state;
 	run_start(&r);
@@ -645,6 +676,7 @@ static void window_peer_killed_in_flight(void **state)
 	t0 = fx_ms();
 	assert_int_equal(kill(r.pid, SIGKILL), 0);
 	assert_int_equal(waitpid(r.pid, &status, 0), r.pid);
+	r.pid = -1; /* reaped: nothing for run_teardown to kill */
 	for (n = 1; n < 200; n++) {
 		fx_poll_ok(&r.s.cq, &c); /* FX_POLL_TIMEOUT_MS bounds every wait: no hang */
 		assert_int_equal(c.wqe_counter, (uint16_t)(first + n));
@@ -665,6 +697,7 @@ static void window_peer_killed_in_flight(void **state)
 	assert_int_equal(failed, 1);
 	assert_int_equal(fx_qp_state(&r.s.f, &r.s.qp), PRM_QP_STATE_ERR);
 	assert_true(fx_ms() - t0 < FX_POLL_TIMEOUT_MS);
+	live_run = NULL;
 	fx_close(&r.s.f);
 	free(r.s.mem);
 	close(r.to_child);
@@ -674,12 +707,12 @@ static void window_peer_killed_in_flight(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(window_stream_is_exact_and_ordered),
-		cmocka_unit_test(window_goes_back_after_rnr),
-		cmocka_unit_test(window_error_flushes_the_rest),
-		cmocka_unit_test(window_fence_waits_for_the_read),
-		cmocka_unit_test(window_lossy_link_runs_everything_once),
-		cmocka_unit_test(window_peer_killed_in_flight),
+		cmocka_unit_test_teardown(window_stream_is_exact_and_ordered, run_teardown),
+		cmocka_unit_test_teardown(window_goes_back_after_rnr, run_teardown),
+		cmocka_unit_test_teardown(window_error_flushes_the_rest, run_teardown),
+		cmocka_unit_test_teardown(window_fence_waits_for_the_read, run_teardown),
+		cmocka_unit_test_teardown(window_lossy_link_runs_everything_once, run_teardown),
+		cmocka_unit_test_teardown(window_peer_killed_in_flight, run_teardown),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
