@@ -261,6 +261,19 @@ OGDA_DEV_FN void ogda_dev_sq_ring_db(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
 }
 
 /**
+ * Doorbell record (when the QP has one) and doorbell for @p pi with no fence of their own: for a
+ * caller whose fence already ordered the WQEs (ogda_dev_sq_submit_excl, the fence-first post).
+ */
+OGDA_DEV_FN void ogda_dev_sq_write_db_dbr(struct doca_gpu_dev_verbs_qp *qp, uint64_t pi)
+{
+	uint32_t *dbrec = (uint32_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_dbrec);
+
+	if (dbrec != 0)
+		ogda_dev_store_nic_u32(dbrec, opengda_mlx5_qp_dbr_value((uint32_t)pi));
+	ogda_dev_store_doorbell_u64((uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_db), ogda_dev_sq_db_value(qp, pi));
+}
+
+/**
  * Doorbell record (when the QP has one) and doorbell for @p pi behind one release fence: the
  * ordering the NIC needs (file header), one fence per ring. Its scope follows where the ring is:
  * GPU scope when the WQEs are in GPU memory (ogda_dev_fence_gpu_mem_release says why that is
@@ -268,14 +281,8 @@ OGDA_DEV_FN void ogda_dev_sq_ring_db(struct doca_gpu_dev_verbs_qp *qp, uint64_t 
  */
 OGDA_DEV_FN void ogda_dev_sq_ring_db_dbr(struct doca_gpu_dev_verbs_qp *qp, uint64_t pi)
 {
-	uint32_t *dbrec = (uint32_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_dbrec);
-	uint64_t *db = (uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_db);
-	uint64_t dbv = ogda_dev_sq_db_value(qp, pi);
-
 	ogda_dev_sq_fence_before_db(qp);
-	if (dbrec != 0)
-		ogda_dev_store_nic_u32(dbrec, opengda_mlx5_qp_dbr_value((uint32_t)pi));
-	ogda_dev_store_doorbell_u64(db, dbv);
+	ogda_dev_sq_write_db_dbr(qp, pi);
 }
 
 /**
@@ -428,6 +435,15 @@ OGDA_DEV_FN int ogda_dev_sq_lock_or_flag(struct doca_gpu_dev_verbs_qp *qp, int s
 	}
 }
 
+/** Whether the QP rings with a plain doorbell (and record): GPU_SM_DB or GPU_SM_NO_DBR, not emulated. */
+OGDA_DEV_FN int ogda_dev_sq_plain_db(const struct doca_gpu_dev_verbs_qp *qp, uint32_t handler)
+{
+	handler = ogda_dev_sq_handler(qp, handler);
+	return (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB ||
+		handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_NO_DBR) &&
+	       !ogda_dev_sq_dbr_emulated(qp);
+}
+
 /**
  * EXCLUSIVE submit: rings @p pi if it is beyond the last value rung. With a plain doorbell (GPU_SM_DB,
  * GPU_SM_NO_DBR; the other handlers go through ogda_dev_sq_ring_to) the fence comes first and the
@@ -437,25 +453,16 @@ OGDA_DEV_FN int ogda_dev_sq_lock_or_flag(struct doca_gpu_dev_verbs_qp *qp, int s
  */
 OGDA_DEV_FN void ogda_dev_sq_submit_excl(struct doca_gpu_dev_verbs_qp *qp, uint64_t pi, uint32_t handler)
 {
-	uint64_t prev;
+	uint64_t prev = qp->sq_wqe_pi;
 
-	handler = ogda_dev_sq_handler(qp, handler);
-	if ((handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB || handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_NO_DBR) &&
-	    !ogda_dev_sq_dbr_emulated(qp)) {
-		uint32_t *dbrec = (uint32_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_dbrec);
-		uint64_t *db = (uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_db);
-
-		prev = qp->sq_wqe_pi;
+	if (ogda_dev_sq_plain_db(qp, handler)) {
 		ogda_dev_sq_fence_before_db(qp);
 		if (pi > prev) {
-			if (dbrec != 0)
-				ogda_dev_store_nic_u32(dbrec, opengda_mlx5_qp_dbr_value((uint32_t)pi));
-			ogda_dev_store_doorbell_u64(db, ogda_dev_sq_db_value(qp, pi));
+			ogda_dev_sq_write_db_dbr(qp, pi);
 			qp->sq_wqe_pi = pi;
 		}
 		return;
 	}
-	prev = qp->sq_wqe_pi;
 	if (pi > prev) {
 		ogda_dev_sq_ring_to(qp, prev, pi, handler);
 		qp->sq_wqe_pi = pi;
@@ -479,15 +486,6 @@ OGDA_DEV_FN void ogda_dev_sq_submit(struct doca_gpu_dev_verbs_qp *qp, uint64_t p
 	lockv = ogda_dev_sq_lock_or_flag(qp, sharing);
 	if (lockv != 0)
 		ogda_dev_sq_ring_held(qp, lockv, 1, 0, sharing, handler);
-}
-
-/** Whether the QP rings with a plain doorbell (and record): GPU_SM_DB or GPU_SM_NO_DBR, not emulated. */
-OGDA_DEV_FN int ogda_dev_sq_plain_db(const struct doca_gpu_dev_verbs_qp *qp, uint32_t handler)
-{
-	handler = ogda_dev_sq_handler(qp, handler);
-	return (handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB ||
-		handler == DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_NO_DBR) &&
-	       !ogda_dev_sq_dbr_emulated(qp);
 }
 
 /**
@@ -541,12 +539,7 @@ OGDA_DEV_FN void ogda_dev_sq_post_shared(struct doca_gpu_dev_verbs_qp *qp, uint6
 		lockv |= OGDA_DEV_SQ_LOCK_HELD;
 		if (seen == from && plain && !scan && rung == from) {
 			/* Only our WQEs to ring, already ordered by our fence. */
-			uint32_t *dbrec = (uint32_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_dbrec);
-
-			if (dbrec != 0)
-				ogda_dev_store_nic_u32(dbrec, opengda_mlx5_qp_dbr_value((uint32_t)(to + 1)));
-			ogda_dev_store_doorbell_u64((uint64_t *)ogda_dev_ro_ptr((void *const *)&qp->sq_db),
-						    ogda_dev_sq_db_value(qp, to + 1));
+			ogda_dev_sq_write_db_dbr(qp, to + 1);
 			ogda_dev_store_relaxed_u64(&qp->sq_wqe_pi, to + 1);
 #if defined(OGDA_DEV_SQ_TEST_BEFORE_RELEASE)
 			OGDA_DEV_SQ_TEST_BEFORE_RELEASE(qp); /* a unit test's publisher, at the racy point */
