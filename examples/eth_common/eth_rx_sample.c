@@ -7,10 +7,19 @@
 
 #include "doca_ctx.h"
 #include "doca_eth_rxq_gpu_data_path.h"
+#include "opengda.h"
 #include "sample_util.h"
 
 int eth_rxq_sample_start(struct eth_sample *s, struct eth_rxq_sample *q, uint32_t pkts, uint32_t pkt_size,
 			 uint16_t queue_id)
+{
+	const struct eth_rxq_sample_opts o = ETH_RXQ_SAMPLE_OPTS_DEFAULT;
+
+	return eth_rxq_sample_start_opts(s, q, pkts, pkt_size, queue_id, &o);
+}
+
+int eth_rxq_sample_start_opts(struct eth_sample *s, struct eth_rxq_sample *q, uint32_t pkts, uint32_t pkt_size,
+			      uint16_t queue_id, const struct eth_rxq_sample_opts *o)
 {
 	uint32_t size = 0;
 	void *cpu = NULL;
@@ -35,8 +44,11 @@ int eth_rxq_sample_start(struct eth_sample *s, struct eth_rxq_sample *q, uint32_
 	    eth_sample_check(doca_eth_rxq_set_pkt_buf(q->rxq, q->mmap, 0, size), "doca_eth_rxq_set_pkt_buf") != 0)
 		return -1;
 	/* As the SDK's samples: the DUMP fence is for GPUs before Hopper (compute capability < 9). */
-	if (s->on_gpu && s->cc_major < 9 &&
+	if ((o->mcst > 0 || (o->mcst < 0 && s->on_gpu && s->cc_major < 9)) &&
 	    eth_sample_check(doca_eth_rxq_gpu_enable_mcst_qp(q->rxq), "doca_eth_rxq_gpu_enable_mcst_qp") != 0)
+		return -1;
+	if (o->strides != 0 &&
+	    eth_sample_check(opengda_eth_rxq_set_striding(q->rxq, o->strides), "opengda_eth_rxq_set_striding") != 0)
 		return -1;
 	if (eth_sample_check(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(q->rxq), s->gpu), "doca_ctx_set_datapath_on_gpu") ||
 	    eth_sample_check(doca_ctx_start(doca_eth_rxq_as_doca_ctx(q->rxq)), "doca_ctx_start (rxq)") != 0)

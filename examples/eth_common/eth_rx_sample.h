@@ -21,9 +21,20 @@ struct eth_rxq_sample {
 	int started;
 };
 
+/* How a sample's receive queue differs from the SDK samples' (OpenGDA extensions, for tests). */
+struct eth_rxq_sample_opts {
+	uint32_t strides; /* 0: cyclic (one WQE per packet); else a striding queue, this many strides per WQE */
+	int mcst;         /* -1: the MCST queue on GPUs of compute capability < 9 (the SDK samples); 1: always; 0: never */
+};
+
+#define ETH_RXQ_SAMPLE_OPTS_DEFAULT ((struct eth_rxq_sample_opts){.strides = 0, .mcst = -1})
+
 /* A started receive queue of @p pkts packets of @p pkt_size bytes with queue id @p queue_id. */
 int eth_rxq_sample_start(struct eth_sample *s, struct eth_rxq_sample *q, uint32_t pkts, uint32_t pkt_size,
 			 uint16_t queue_id);
+/* The same, shaped by @p o. */
+int eth_rxq_sample_start_opts(struct eth_sample *s, struct eth_rxq_sample *q, uint32_t pkts, uint32_t pkt_size,
+			      uint16_t queue_id, const struct eth_rxq_sample_opts *o);
 void eth_rxq_sample_close(struct eth_sample *s, struct eth_rxq_sample *q);
 
 #define ETH_FLOW_MAX_CLASSES 4

@@ -9,6 +9,9 @@
  *
  * -c PACKETS: stop after this many (default 0: only the time limit); -t SECONDS (default 10);
  * -s thread|warp|block; the other options as gpunetio_simple_send's (-n DEV, -g GPU_PCI, -i IFACE).
+ * OpenGDA extensions, so tests reach what the SDK sample leaves to the NIC model: -S STRIDES makes
+ * the queue striding (a multi-packet RQ of STRIDES strides per WQE, opengda_eth_rxq_set_striding);
+ * -M enables the MCST queue whatever the GPU (the SDK sample does only below compute capability 9).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include <time.h>
 
 #include "device/ogda_dev_eth_rx.h"
+#include "device/ogda_dev_eth_rx_mcst.h"
 #include "eth_rx_sample.h"
 #include "eth_sample.h"
 #include "ex_cuda.h"
@@ -29,21 +33,23 @@ struct cfg {
 	struct eth_sample_opts o;
 	uint64_t want, seconds;
 	int scope;
+	struct eth_rxq_sample_opts q;
 };
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: gpunetio_simple_receive [-n DEV] [-g GPU_PCI] [-i IFACE] [-c PACKETS] [-t SECONDS] "
-			"[-s thread|warp|block] [-v]\n");
+			"[-s thread|warp|block] [-S STRIDES] [-M] [-v]\n");
 }
 
 static int parse(int argc, char **argv, struct cfg *c)
 {
 	int o, r;
 
-	*c = (struct cfg){.want = 0, .seconds = 10, .scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK};
+	*c = (struct cfg){.want = 0, .seconds = 10, .scope = DOCA_GPUNETIO_ETH_EXEC_SCOPE_BLOCK,
+			  .q = ETH_RXQ_SAMPLE_OPTS_DEFAULT};
 	eth_sample_opts_default(&c->o);
-	while ((o = getopt(argc, argv, ETH_SAMPLE_OPTSTRING "c:t:s:h")) != -1) {
+	while ((o = getopt(argc, argv, ETH_SAMPLE_OPTSTRING "c:t:s:S:Mh")) != -1) {
 		r = eth_sample_opt(o, optarg, &c->o);
 		if (r != 0) {
 			if (r < 0)
@@ -71,6 +77,18 @@ static int parse(int argc, char **argv, struct cfg *c)
 				return -1;
 			}
 			break;
+		case 'S': {
+			uint64_t v = 0;
+
+			/* powers of two only: opengda_eth_rxq_set_striding says why at start */
+			if (sample_parse_u64("-S", optarg, 8, 65536, 0, &v) != 0)
+				return -1;
+			c->q.strides = (uint32_t)v;
+			break;
+		}
+		case 'M':
+			c->q.mcst = 1;
+			break;
 		default:
 			usage();
 			return -1;
@@ -87,7 +105,10 @@ static uint64_t mono_s(void)
 	return (uint64_t)ts.tv_sec;
 }
 
-/* The kernel's loop on a host thread (thread scope): the same C core the device API is built on. */
+/*
+ * The kernel's loop on a host thread (thread scope, MCST AUTO): the same C core the device API's
+ * thread-scope receive is built on.
+ */
 static void *host_receiver(void *arg)
 {
 	const struct simple_receive_args *a = arg;
@@ -97,8 +118,8 @@ static void *host_receiver(void *arg)
 	int rc;
 
 	while (*a->exit_flag == 0 && (a->want == 0 || a->stats->packets < a->want)) {
-		rc = ogda_dev_eth_rx_recv(a->rxq, SR_MAX_PKTS, SR_TIMEOUT_NS, &first, &num, attr,
-					  DOCA_GPUNETIO_ETH_RX_ATTR_ALL);
+		rc = ogda_dev_eth_rx_recv_mcst(a->rxq, SR_MAX_PKTS, SR_TIMEOUT_NS, &first, &num, attr,
+					       DOCA_GPUNETIO_ETH_RX_ATTR_ALL, DOCA_GPUNETIO_ETH_MCST_AUTO);
 		for (i = 0; i < num; i++) {
 			const uint8_t *p = (const uint8_t *)(uintptr_t)ogda_dev_eth_rx_pkt_addr(a->rxq, first + i);
 
@@ -161,7 +182,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (eth_sample_open(&s, c.o.dev, c.o.gpu, c.o.iface) != 0)
 		return 1;
-	if (eth_rxq_sample_start(&s, &q, RX_PKTS, RX_PKT_SIZE, qid) != 0 || eth_flow_sample_start(&s, &f) != 0 ||
+	if (eth_rxq_sample_start_opts(&s, &q, RX_PKTS, RX_PKT_SIZE, qid, &c.q) != 0 || eth_flow_sample_start(&s, &f) != 0 ||
 	    eth_flow_sample_class(&f, DOCA_FLOW_L4_META_UDP, &qid, 1) != 0 || eth_flow_sample_commit(&f) != 0)
 		goto out;
 	if (doca_gpu_mem_alloc(s.gpu, sizeof(*stats), 64, DOCA_GPU_MEM_TYPE_CPU_GPU, &stats_dev, &stats_cpu) !=
@@ -174,8 +195,9 @@ int main(int argc, char **argv)
 	stats = stats_cpu;
 	memset(stats, 0, sizeof(*stats));
 	*(volatile uint32_t *)flag_cpu = 0;
-	printf("gpunetio_simple_receive: ready: IPv4 UDP steered to queue %u (%s, %s scope)\n", qid,
-	       s.on_gpu ? "GPU kernel" : "host thread", s.on_gpu ? scopes[c.scope] : "thread");
+	printf("gpunetio_simple_receive: ready: IPv4 UDP steered to queue %u (%s, %s scope, %s%s)\n", qid,
+	       s.on_gpu ? "GPU kernel" : "host thread", s.on_gpu ? scopes[c.scope] : "thread",
+	       c.q.strides != 0 ? "striding" : "cyclic", q.h->mcst_qp != NULL ? ", MCST queue" : "");
 	fflush(stdout);
 	if (s.on_gpu) {
 		a = (struct simple_receive_args){.rxq = q.h, .want = c.want, .exit_flag = flag_dev, .stats = stats_dev,

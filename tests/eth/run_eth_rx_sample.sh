@@ -63,6 +63,9 @@ if [ "$mode" = receive ]; then
   cat "$out"
   [ "$rc" -eq 0 ] || { echo "FAIL: the sample exited with $rc" >&2; exit 1; }
   grep -q "64 packets, .* 64 with a \"pkt \" payload" "$out" || { echo "FAIL: not 64 tagged packets" >&2; exit 1; }
+  # the queue the options asked for is the queue that received
+  case " $* " in *" -S "*) grep -q ": ready: .*striding" "$out" || { echo "FAIL: the queue is not striding" >&2; exit 1; } ;; esac
+  case " $* " in *" -M "*) grep -q ": ready: .*MCST queue" "$out" || { echo "FAIL: no MCST queue" >&2; exit 1; } ;; esac
   echo "PASS: 64 datagrams from Linux reached the device receive path"
 else
   pings=$(ping -c 5 -i 0.2 -W 2 10.77.0.1 2>&1 || true)
