@@ -19,6 +19,8 @@ static const struct core_ctx_ops txq_ops = {
 	.start = eth_txq_start,
 	.stop = eth_txq_stop,
 	.progress = eth_txq_progress,
+	.task_submit = eth_txq_task_submit,   /* CPU data path (txq_cpu.c) */
+	.task_release = eth_txq_task_release,
 };
 
 static bool burst_ok(uint32_t n, const char *func)
