@@ -53,12 +53,14 @@ enum doca_ctx_states ecpu_state(struct doca_ctx *ctx)
 	return s;
 }
 
-/* Stops @ctx, letting its engine drain it (bounded: 5 s). */
+/* Stops @ctx unless it is stopped already, letting its engine drain it (bounded: 5 s). */
 static void stop_drained(struct doca_pe *pe, struct doca_ctx *ctx)
 {
-	doca_error_t err = doca_ctx_stop(ctx);
+	doca_error_t err = DOCA_SUCCESS;
 	int i;
 
+	if (ecpu_state(ctx) == DOCA_CTX_STATE_RUNNING)
+		err = doca_ctx_stop(ctx);
 	assert_true(err == DOCA_SUCCESS || err == DOCA_ERROR_IN_PROGRESS);
 	for (i = 0; i < 5000 && ecpu_state(ctx) != DOCA_CTX_STATE_IDLE; i++) {
 		(void)doca_pe_progress(pe);

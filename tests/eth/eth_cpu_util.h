@@ -59,7 +59,7 @@ void ecpu_tx_destroy(struct ecpu_tx *t);
  */
 void ecpu_rx_start(struct doca_dev *dev, uint8_t *buf, size_t size, uint32_t burst, uint32_t pkt_size, uint16_t queue_id,
 		   struct ecpu_rx *r);
-/* Stops the queue (its packets must have been given back), destroys it, its engine and its mmap. */
+/* Stops the queue unless stopped (its packets must have been given back), destroys it, its engine and its mmap. */
 void ecpu_rx_destroy(struct ecpu_rx *r);
 
 /* Progresses @pe until *counter >= want or @ms milliseconds passed; returns *counter. */
