@@ -105,6 +105,14 @@ void core_ctx_init(struct doca_ctx *ctx, const struct core_ctx_ops *ops);
  */
 doca_error_t core_ctx_fini(struct doca_ctx *ctx);
 
+/*
+ * For a context starting with a CPU data path (no doca_ctx_set_datapath_on_gpu): checks that it is
+ * connected to a progress engine (its completions are delivered there) and creates the host
+ * handle its queues are built for (*host, destroyed by the context's stop). DOCA_ERROR_BAD_STATE
+ * without an engine, or the host handle's error; logged in the context's name.
+ */
+doca_error_t core_ctx_cpu_datapath(struct doca_ctx *ctx, struct doca_gpu **host);
+
 /* Checks that the context exists and is IDLE (a setter's first step); logs in @func's name. */
 doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func);
 

@@ -7,6 +7,7 @@
 #include "doca_core/core_priv.h"
 
 #include "core/log.h"
+#include "opengda_gpunetio.h"
 #include "sdk/sdk_forward.h"
 
 static const char *state_name(int s)
@@ -55,6 +56,26 @@ static doca_error_t check_idle(const struct doca_ctx *ctx, const char *func)
 doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func)
 {
 	return check_idle(ctx, func);
+}
+
+doca_error_t core_ctx_cpu_datapath(struct doca_ctx *ctx, struct doca_gpu **host)
+{
+	doca_error_t err;
+
+	*host = NULL;
+	if (ctx->pe == NULL) {
+		OGDA_LOG_ERR("%s: a CPU data path completes in a progress engine: doca_pe_connect_ctx() before starting",
+			     ctx->ops->kind);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	/* The queues are built for a host handle: host memory the engine's thread posts and polls in. */
+	err = opengda_gpu_create_host(host);
+	if (err != DOCA_SUCCESS) {
+		*host = NULL;
+		OGDA_LOG_ERR("%s: cannot create the host handle of the CPU data path: %s", ctx->ops->kind,
+			     doca_error_get_descr(err));
+	}
+	return err;
 }
 
 /* Whether the context must drain before it stops: tasks allocated, or buffers lent (ops->busy). */

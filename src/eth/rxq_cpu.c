@@ -29,9 +29,7 @@
 
 #include "core/log.h"
 #include "device/ogda_dev_eth_rx.h"
-#include "opengda_gpunetio.h"
 #include "opengda_mlx5.h"
-#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -50,20 +48,8 @@ struct doca_eth_rxq_event_managed_recv {
 	uint64_t timestamp;
 };
 
-/* The functions below take an OpenGDA queue; in SDK mode the queue is the SDK's (not forwarded). */
-static doca_error_t sdk_refuses(const char *func)
-{
-	if (!ogda_sdk_in_use())
-		return DOCA_SUCCESS;
-	OGDA_LOG_ERR("%s: the CPU data path is not forwarded to the DOCA SDK; unset %s to use OpenGDA's", func,
-		     OGDA_SDK_ENV);
-	return DOCA_ERROR_NOT_SUPPORTED;
-}
-
 doca_error_t eth_rxq_cpu_prepare(struct doca_eth_rxq *q)
 {
-	doca_error_t err;
-
 	if (q->type != DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
 		OGDA_LOG_ERR("eth_rxq: a queue without a GPU data path receives on the CPU: set "
 			     "DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL, or call doca_ctx_set_datapath_on_gpu()");
@@ -73,20 +59,11 @@ doca_error_t eth_rxq_cpu_prepare(struct doca_eth_rxq *q)
 		OGDA_LOG_ERR("eth_rxq: no managed receive handlers: doca_eth_rxq_event_managed_recv_register() first");
 		return DOCA_ERROR_BAD_STATE;
 	}
-	if (q->ctx.pe == NULL) {
-		OGDA_LOG_ERR("eth_rxq: CPU receives are delivered by a progress engine: doca_pe_connect_ctx() first");
-		return DOCA_ERROR_BAD_STATE;
-	}
 	if (q->strides_per_wqe != 0 || q->need_mcst) {
 		OGDA_LOG_ERR("eth_rxq: striding and MCST are GPU data path options (one packet per buffer here)");
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	err = opengda_gpu_create_host(&q->res.cpu.host);
-	if (err != DOCA_SUCCESS) {
-		q->res.cpu.host = NULL;
-		OGDA_LOG_ERR("eth_rxq: cannot create the host handle of the CPU data path: %s", doca_error_get_descr(err));
-	}
-	return err;
+	return core_ctx_cpu_datapath(&q->ctx, &q->res.cpu.host);
 }
 
 /* owner_put of a lent packet: the application gave it back (any thread). */
@@ -239,7 +216,7 @@ doca_error_t doca_eth_rxq_event_managed_recv_register(struct doca_eth_rxq *eth_r
 						      doca_eth_rxq_event_managed_recv_handler_cb_t success_event_handler,
 						      doca_eth_rxq_event_managed_recv_handler_cb_t error_event_handler)
 {
-	doca_error_t err = sdk_refuses(__func__);
+	doca_error_t err = eth_cpu_sdk_refuses(__func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;

@@ -25,9 +25,7 @@
 
 #include "core/log.h"
 #include "device/ogda_dev_eth.h"
-#include "opengda_gpunetio.h"
 #include "opengda_mlx5.h"
-#include "sdk/sdk_forward.h"
 
 #include <stdlib.h>
 
@@ -42,41 +40,20 @@ static struct doca_eth_txq_task_send *send_of(struct doca_task *task)
 	return (struct doca_eth_txq_task_send *)(void *)task;
 }
 
-/* The public functions take an OpenGDA queue; in SDK mode the queue is the SDK's (not forwarded). */
-static doca_error_t sdk_refuses(const char *func)
-{
-	if (!ogda_sdk_in_use())
-		return DOCA_SUCCESS;
-	OGDA_LOG_ERR("%s: the CPU data path is not forwarded to the DOCA SDK; unset %s to use OpenGDA's", func,
-		     OGDA_SDK_ENV);
-	return DOCA_ERROR_NOT_SUPPORTED;
-}
-
 /* ---- start and stop ------------------------------------------------------------------------ */
 
 doca_error_t eth_txq_cpu_prepare(struct doca_eth_txq *t)
 {
-	doca_error_t err;
-
 	if (t->task_num == 0) {
 		OGDA_LOG_ERR("eth_txq: no data path: call doca_eth_txq_task_send_set_conf() (CPU send tasks) or "
 			     "doca_ctx_set_datapath_on_gpu() before starting");
-		return DOCA_ERROR_BAD_STATE;
-	}
-	if (t->ctx.pe == NULL) {
-		OGDA_LOG_ERR("eth_txq: CPU send tasks complete in a progress engine: doca_pe_connect_ctx() first");
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (t->uar_on_cpu || t->completion_on_gpu) {
 		OGDA_LOG_ERR("eth_txq: set_uar_on_cpu and set_completion_on_gpu are GPU data path options");
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	err = opengda_gpu_create_host(&t->res.cpu.host);
-	if (err != DOCA_SUCCESS) {
-		t->res.cpu.host = NULL;
-		OGDA_LOG_ERR("eth_txq: cannot create the host handle of the CPU data path: %s", doca_error_get_descr(err));
-	}
-	return err;
+	return core_ctx_cpu_datapath(&t->ctx, &t->res.cpu.host);
 }
 
 doca_error_t eth_txq_cpu_init(struct doca_eth_txq *t, uint32_t ring_size)
@@ -206,7 +183,7 @@ uint8_t eth_txq_cpu_progress(struct doca_eth_txq *t)
 doca_error_t doca_eth_txq_cap_is_type_supported(const struct doca_devinfo *devinfo, enum doca_eth_txq_type type,
 						enum doca_eth_txq_data_path_type data_path_type)
 {
-	doca_error_t err = sdk_refuses(__func__);
+	doca_error_t err = eth_cpu_sdk_refuses(__func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -224,7 +201,7 @@ doca_error_t doca_eth_txq_cap_is_type_supported(const struct doca_devinfo *devin
 
 doca_error_t doca_eth_txq_set_type(struct doca_eth_txq *eth_txq, enum doca_eth_txq_type type)
 {
-	doca_error_t err = sdk_refuses(__func__);
+	doca_error_t err = eth_cpu_sdk_refuses(__func__);
 
 	if (err == DOCA_SUCCESS)
 		err = core_ctx_check_idle(eth_txq != NULL ? &eth_txq->ctx : NULL, __func__);
@@ -242,7 +219,7 @@ doca_error_t doca_eth_txq_task_send_set_conf(struct doca_eth_txq *eth_txq,
 					     doca_eth_txq_task_send_completion_cb_t task_completion_cb,
 					     doca_eth_txq_task_send_completion_cb_t task_error_cb, uint32_t task_send_num)
 {
-	doca_error_t err = sdk_refuses(__func__);
+	doca_error_t err = eth_cpu_sdk_refuses(__func__);
 
 	if (err == DOCA_SUCCESS)
 		err = core_ctx_check_idle(eth_txq != NULL ? &eth_txq->ctx : NULL, __func__);
@@ -265,7 +242,7 @@ doca_error_t doca_eth_txq_task_send_set_conf(struct doca_eth_txq *eth_txq,
 doca_error_t doca_eth_txq_task_send_allocate_init(struct doca_eth_txq *eth_txq, struct doca_buf *pkt,
 						  union doca_data user_data, struct doca_eth_txq_task_send **task_send)
 {
-	doca_error_t err = sdk_refuses(__func__);
+	doca_error_t err = eth_cpu_sdk_refuses(__func__);
 	struct doca_eth_txq_task_send *s;
 
 	if (err != DOCA_SUCCESS)
