@@ -180,6 +180,10 @@ doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth_txq *eth_txq, str
 		OGDA_LOG_ERR("%s: the queue is not started", __func__);
 		return DOCA_ERROR_BAD_STATE;
 	}
+	if (eth_txq->ctx.gpu == NULL) { /* its send tasks post on it: no second poster */
+		OGDA_LOG_ERR("%s: the queue has a CPU data path (send tasks): no GPU handle", __func__);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	*eth_txq_ext = eth_txq->res.handle;
 	return DOCA_SUCCESS;
 }

@@ -116,6 +116,7 @@ static void test_txq_tasks(void **state)
 	struct doca_eth_txq_task_send *t[3] = {NULL};
 	struct doca_buf_inventory *inv = NULL;
 	struct doca_buf *pkt = NULL, *got = NULL;
+	struct doca_gpu_eth_txq *h = NULL;
 	struct doca_mmap *m;
 	struct ecpu_tx tx;
 	uint32_t mkey = 0;
@@ -127,6 +128,7 @@ static void test_txq_tasks(void **state)
 	assert_int_equal(doca_buf_inventory_buf_get_by_args(inv, m, f->buf, 256, f->buf, 0, &pkt), DOCA_SUCCESS);
 
 	TEST_EXPECT_ERR(doca_eth_txq_set_type(tx.q, DOCA_ETH_TXQ_TYPE_REGULAR), DOCA_ERROR_BAD_STATE, "IDLE");
+	TEST_EXPECT_ERR(doca_eth_txq_get_gpu_handle(tx.q, &h), DOCA_ERROR_NOT_SUPPORTED, "CPU data path");
 	TEST_EXPECT_ERR(doca_eth_txq_task_send_set_conf(tx.q, cb, cb, 4), DOCA_ERROR_BAD_STATE, "IDLE");
 	TEST_EXPECT_ERR(doca_eth_txq_task_send_allocate_init(tx.q, pkt, (union doca_data){0}, NULL),
 			DOCA_ERROR_INVALID_VALUE, "NULL");
