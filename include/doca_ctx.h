@@ -12,7 +12,9 @@
  * Start completes at once (STARTING is never observed). Stop completes at once too, unless the
  * context has tasks allocated (doca_pe.h; a DMA context's CPU tasks): it is then STOPPING, its
  * tasks in flight complete through doca_pe_progress() (callbacks run, none is lost), and it
- * becomes IDLE in doca_pe_progress() once the application has freed every task. Configuration (doca_ctx_set_datapath_on_gpu() and the object's own
+ * becomes IDLE in doca_pe_progress() once the application has freed every task; likewise a CPU
+ * receive queue (doca_eth_rxq.h) whose received packets the application still holds becomes IDLE
+ * once they are all given back (doca_buf_dec_refcount). Configuration (doca_ctx_set_datapath_on_gpu() and the object's own
  * setters) is allowed in IDLE only; misuse of the state machine returns DOCA_ERROR_BAD_STATE, as
  * in DOCA. State changes are reported to the callback of doca_ctx_set_state_changed_cb() from
  * doca_pe_progress() of the progress engine the context is connected to (doca_pe_connect_ctx());
@@ -59,8 +61,9 @@ doca_error_t doca_ctx_start(struct doca_ctx *ctx);
 
 /**
  * @brief Stops a running context.
- * @return DOCA_SUCCESS (IDLE now); DOCA_ERROR_IN_PROGRESS when tasks are allocated: the context is
- *         STOPPING and becomes IDLE in doca_pe_progress() once they have completed and been freed;
+ * @return DOCA_SUCCESS (IDLE now); DOCA_ERROR_IN_PROGRESS when tasks are allocated, or received
+ *         packets lent to the application: the context is STOPPING and becomes IDLE in
+ *         doca_pe_progress() once they have completed and been freed (given back);
  *         DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE when not RUNNING (STOPPING
  *         included); the object's own error when it cannot stop (the context stays RUNNING).
  */

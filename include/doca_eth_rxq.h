@@ -8,18 +8,33 @@
  * @brief DOCA Ethernet receive queue (DOCA names): a context whose receive queue the NIC fills
  *        with frames steered to it (DOCA Flow, doca_flow.h) and device code empties.
  *
- * Life cycle: doca_eth_rxq_create(), doca_eth_rxq_set_type(CYCLIC), the packet buffer
+ * Life cycle: doca_eth_rxq_create(), doca_eth_rxq_set_type(), the packet buffer
  * (doca_eth_rxq_estimate_packet_buf_size(), a doca_mmap over GPU or host memory,
- * doca_eth_rxq_set_pkt_buf()), doca_ctx_set_datapath_on_gpu() on doca_eth_rxq_as_doca_ctx(),
- * doca_ctx_start(), doca_eth_rxq_apply_queue_id() for DOCA Flow, then
- * doca_eth_rxq_get_gpu_handle() for device code (doca_gpunetio_dev_eth_rxq.cuh, or the C core
- * include/device/ogda_dev_eth_rx.h on host threads). Start creates, through the device interface
- * (software NIC or ConnectX alike), a CQ and an RQ whose WQEs name the packet buffers (PRM
- * CREATE_CQ, CREATE_RQ, MODIFY_RQ RST to RDY); all WQEs are posted at start (cyclic queue).
+ * doca_eth_rxq_set_pkt_buf()), then one of two data paths, and doca_ctx_start();
+ * doca_eth_rxq_apply_queue_id() gives the id DOCA Flow forwards to (both data paths).
  *
- * Differences from DOCA (docs/ethernet.md): only the cyclic type and the GPU data path; no
- * striding RQ by default (opengda_eth_rxq_set_striding()); the MCST DUMP queue
- * (doca_eth_rxq_gpu_enable_mcst_qp()) is a loopback RC QP exported as mcst_qp in the handle.
+ * GPU data path (type CYCLIC): doca_ctx_set_datapath_on_gpu() on doca_eth_rxq_as_doca_ctx(),
+ * then doca_eth_rxq_get_gpu_handle() for device code (doca_gpunetio_dev_eth_rxq.cuh, or the C
+ * core include/device/ogda_dev_eth_rx.h on host threads).
+ *
+ * CPU data path (type MANAGED_MEMPOOL, no doca_ctx_set_datapath_on_gpu()):
+ * doca_eth_rxq_event_managed_recv_register() and doca_pe_connect_ctx() before start; every
+ * doca_pe_progress() hands each packet that arrived to the success handler as a doca_buf (its
+ * data is the frame) and each error completion to the error handler. The application gives a
+ * packet back with doca_buf_dec_refcount(); only then is its buffer posted to the NIC again, in
+ * ring order (a buffer held for ever stalls the queue one ring later: further frames are dropped
+ * and counted by the port). doca_ctx_stop() with packets still held leaves the queue STOPPING
+ * (no more packets are delivered) until they are given back; doca_pe_progress() then stops it.
+ *
+ * Start creates, through the device interface (software NIC or ConnectX alike), a CQ and an RQ
+ * whose WQEs name the packet buffers (PRM CREATE_CQ, CREATE_RQ, MODIFY_RQ RST to RDY); all WQEs
+ * are posted at start.
+ *
+ * Differences from DOCA (docs/ethernet.md): the REGULAR type is not offered; CYCLIC is for the
+ * GPU data path and MANAGED_MEMPOOL for the CPU one; no striding RQ by default
+ * (opengda_eth_rxq_set_striding()); the MCST DUMP queue (doca_eth_rxq_gpu_enable_mcst_qp()) is a
+ * loopback RC QP exported as mcst_qp in the handle. The CPU data path's functions are not
+ * forwarded to a DOCA SDK (DOCA_SDK_LIB_PATH): in SDK mode they answer DOCA_ERROR_NOT_SUPPORTED.
  *
  * Every function checks its arguments and logs why it fails.
  */
@@ -45,13 +60,13 @@ struct doca_eth_rxq;
 /** @brief Receive queue types. */
 enum doca_eth_rxq_type {
 	DOCA_ETH_RXQ_TYPE_CYCLIC = 0,          /**< Buffers reused in ring order; the GPU data path's type. */
-	DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL = 1, /**< CPU data path (not offered here). */
-	DOCA_ETH_RXQ_TYPE_REGULAR = 2,         /**< CPU data path with doca_buf (not offered here). */
+	DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL = 1, /**< CPU data path: packets lent as doca_buf from doca_pe_progress(). */
+	DOCA_ETH_RXQ_TYPE_REGULAR = 2,         /**< CPU data path with receive tasks (not offered here). */
 };
 
 /** @brief Who consumes the queue. */
 enum doca_eth_rxq_data_path_type {
-	DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU = 0, /**< A CPU (not offered here). */
+	DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU = 0, /**< A CPU thread, through doca_pe_progress() (MANAGED_MEMPOOL). */
 	DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU = 1, /**< Device code. */
 };
 
@@ -72,7 +87,11 @@ doca_error_t doca_eth_rxq_destroy(struct doca_eth_rxq *eth_rxq);
 /** @brief The queue's context (NULL, logged, for NULL). */
 struct doca_ctx *doca_eth_rxq_as_doca_ctx(struct doca_eth_rxq *eth_rxq);
 
-/** @brief Sets the type: only DOCA_ETH_RXQ_TYPE_CYCLIC (DOCA_ERROR_NOT_SUPPORTED for the CPU types). */
+/**
+ * @brief Sets the type: CYCLIC (GPU data path, the default) or MANAGED_MEMPOOL (CPU data path).
+ * @return DOCA_SUCCESS; DOCA_ERROR_NOT_SUPPORTED for REGULAR; DOCA_ERROR_INVALID_VALUE for an
+ *         unknown type or NULL; DOCA_ERROR_BAD_STATE when started.
+ */
 doca_error_t doca_eth_rxq_set_type(struct doca_eth_rxq *eth_rxq, enum doca_eth_rxq_type type);
 /** @brief Changes the burst size (queue not started). */
 doca_error_t doca_eth_rxq_set_max_burst_size(struct doca_eth_rxq *eth_rxq, uint32_t max_burst_size);
@@ -80,11 +99,12 @@ doca_error_t doca_eth_rxq_set_max_burst_size(struct doca_eth_rxq *eth_rxq, uint3
 doca_error_t doca_eth_rxq_set_max_packet_size(struct doca_eth_rxq *eth_rxq, uint16_t max_packet_size);
 
 /**
- * @brief Bytes of packet buffer a queue of @p type needs: for CYCLIC, @p max_burst_size rounded up
- *        to a power of two, times @p max_packet_size plus @p head_size and @p tail_size. @p rate,
- *        @p pkt_max_time and @p log_max_lro_pkt_sz are accepted (LRO is not offered: must be 0).
+ * @brief Bytes of packet buffer a queue of @p type needs: for CYCLIC and MANAGED_MEMPOOL,
+ *        @p max_burst_size rounded up to a power of two, times @p max_packet_size plus
+ *        @p head_size and @p tail_size. @p rate, @p pkt_max_time and @p log_max_lro_pkt_sz are
+ *        accepted (LRO is not offered: must be 0).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or out-of-range values;
- *         DOCA_ERROR_NOT_SUPPORTED for the CPU types.
+ *         DOCA_ERROR_NOT_SUPPORTED for REGULAR.
  */
 doca_error_t doca_eth_rxq_estimate_packet_buf_size(enum doca_eth_rxq_type type, uint32_t rate, uint16_t pkt_max_time,
 						   uint32_t max_packet_size, uint32_t max_burst_size,
@@ -97,7 +117,7 @@ doca_error_t doca_eth_rxq_estimate_packet_buf_size(enum doca_eth_rxq_type type, 
 doca_error_t doca_eth_rxq_set_pkt_buf(struct doca_eth_rxq *eth_rxq, struct doca_mmap *mmap, uint32_t mmap_offset,
 				      uint32_t mmap_len);
 
-/** @brief DOCA_SUCCESS for (CYCLIC, GPU); DOCA_ERROR_NOT_SUPPORTED for the others. */
+/** @brief DOCA_SUCCESS for (CYCLIC, GPU) and (MANAGED_MEMPOOL, CPU); DOCA_ERROR_NOT_SUPPORTED for the others. */
 doca_error_t doca_eth_rxq_cap_is_type_supported(const struct doca_devinfo *devinfo, enum doca_eth_rxq_type type,
 						enum doca_eth_rxq_data_path_type data_path_type);
 /** @brief OPENGDA_ETH_RXQ_MAX_BURST. */
@@ -114,6 +134,69 @@ doca_error_t doca_eth_rxq_cap_get_max_packet_size(const struct doca_devinfo *dev
 doca_error_t doca_eth_rxq_apply_queue_id(struct doca_eth_rxq *eth_rxq, uint16_t queue_id);
 /** @brief The queue's id (DOCA 2.x name); DOCA_ERROR_BAD_STATE when none was applied. */
 doca_error_t doca_eth_rxq_get_flow_queue_id(struct doca_eth_rxq *eth_rxq, uint16_t *flow_queue_id);
+
+/* ---- CPU data path: managed receive events (DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) ---- */
+
+struct doca_buf;
+/**
+ * @brief One managed receive: what the handler is called with. Valid during the handler only
+ *        (the queue reuses it for the next packet).
+ */
+struct doca_eth_rxq_event_managed_recv;
+
+/**
+ * @brief A managed receive handler.
+ * @param [in] event_managed_recv The event (status, flow tag, RSS hash, time stamp), valid during the call.
+ * @param [in] pkt The packet: a doca_buf whose data is the frame (data_len its bytes), lent to the
+ *        application until doca_buf_dec_refcount() takes its count to 0. NULL for an error
+ *        completion (the NIC wrote nothing the application could use).
+ * @param [in] event_user_data The user data given to doca_eth_rxq_event_managed_recv_register().
+ */
+typedef void (*doca_eth_rxq_event_managed_recv_handler_cb_t)(struct doca_eth_rxq_event_managed_recv *event_managed_recv,
+							     struct doca_buf *pkt, union doca_data event_user_data);
+
+/**
+ * @brief Registers the managed receive handlers of a CPU-data-path queue (not started). Both are
+ *        needed: every completion reaches one of them, from doca_pe_progress().
+ * @param [in] eth_rxq The queue (type MANAGED_MEMPOOL when it starts).
+ * @param [in] user_data Passed to the handlers.
+ * @param [in] success_event_handler Called for each packet received.
+ * @param [in] error_event_handler Called for each error completion (the RQ is then in error:
+ *        later frames are dropped; stop and start the queue).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_BAD_STATE when
+ *         started; DOCA_ERROR_NOT_SUPPORTED in SDK mode.
+ */
+doca_error_t doca_eth_rxq_event_managed_recv_register(struct doca_eth_rxq *eth_rxq, union doca_data user_data,
+						      doca_eth_rxq_event_managed_recv_handler_cb_t success_event_handler,
+						      doca_eth_rxq_event_managed_recv_handler_cb_t error_event_handler);
+
+/**
+ * @brief The event's outcome: DOCA_SUCCESS for a packet; DOCA_ERROR_IO_FAILED for an error
+ *        completion (its syndrome is logged); DOCA_ERROR_INVALID_VALUE (logged) for NULL.
+ */
+doca_error_t doca_eth_rxq_event_managed_recv_get_status(const struct doca_eth_rxq_event_managed_recv *event_managed_recv);
+
+/**
+ * @brief The flow tag of the steering rule that delivered the packet (0 when none set one).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_rxq_event_managed_recv_get_flow_tag(const struct doca_eth_rxq_event_managed_recv *event_managed_recv,
+							  uint32_t *flow_tag);
+
+/**
+ * @brief The RSS hash the NIC computed for the packet (0 when steered without RSS).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_rxq_event_managed_recv_get_rx_hash(const struct doca_eth_rxq_event_managed_recv *event_managed_recv,
+							 uint32_t *rx_hash);
+
+/**
+ * @brief The packet's receive time stamp, in nanoseconds of the NIC clock (CLOCK_REALTIME on the
+ *        software NIC).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_rxq_event_managed_recv_get_timestamp(const struct doca_eth_rxq_event_managed_recv *event_managed_recv,
+							   uint64_t *timestamp);
 
 #ifdef __cplusplus
 }

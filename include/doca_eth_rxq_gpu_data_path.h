@@ -53,7 +53,8 @@ doca_error_t doca_eth_rxq_gpu_set_uar_on_cpu(struct doca_eth_rxq *eth_rxq);
 doca_error_t doca_eth_rxq_gpu_cpu_proxy_progress(struct doca_eth_rxq *eth_rxq);
 /**
  * @brief The device handle of a started queue.
- * @return DOCA_ERROR_BAD_STATE before start; DOCA_ERROR_INVALID_VALUE for NULL.
+ * @return DOCA_ERROR_BAD_STATE before start; DOCA_ERROR_INVALID_VALUE for NULL;
+ *         DOCA_ERROR_NOT_SUPPORTED for a queue with a CPU data path (MANAGED_MEMPOOL).
  */
 doca_error_t doca_eth_rxq_get_gpu_handle(const struct doca_eth_rxq *eth_rxq, struct doca_gpu_eth_rxq **eth_rxq_ext);
 

@@ -96,7 +96,8 @@ doca_error_t doca_eth_txq_gpu_cpu_proxy_progress(struct doca_eth_txq *eth_txq);
 /**
  * @brief The handle device code posts through, valid while the queue is started.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_BAD_STATE when
- *         the queue is not started.
+ *         the queue is not started; DOCA_ERROR_NOT_SUPPORTED for a queue with a CPU data path
+ *         (send tasks post on it).
  */
 doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth_txq *eth_txq, struct doca_gpu_eth_txq **eth_txq_ext);
 

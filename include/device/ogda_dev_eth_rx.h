@@ -26,19 +26,36 @@
 
 #include "ogda_dev_eth_rx_stride.h"
 
+/** Retires @p n CQEs from @p ci: cqe_ci and the CQ doorbell record move past them. */
+OGDA_DEV_FN void ogda_dev_eth_rx_cq_retire(struct doca_gpu_eth_rxq *rxq, uint64_t ci, uint32_t n)
+{
+	rxq->cq.cqe_ci = ci + n;
+	ogda_dev_store_nic_u32(rxq->cq.dbrec, opengda_mlx5_cq_dbr_set_ci_value((uint32_t)(ci + n)));
+}
+
 /**
- * Retires @p n CQEs from @p ci: the CQ doorbell record moves past them and their WQEs go back to
- * the NIC (the RQ doorbell record, behind a release fence so the NIC sees the CQ move first).
+ * Gives the next @p n WQEs of the ring back to the NIC (WQE i names buffer i for ever, so only
+ * the producer counter moves): the RQ doorbell record, behind a release fence so the NIC sees
+ * earlier stores (the CQ retire, the application's last use of the buffers) first.
+ */
+OGDA_DEV_FN void ogda_dev_eth_rx_rq_post(struct doca_gpu_eth_rxq *rxq, uint32_t n)
+{
+	rxq->wqe_pi += n;
+	ogda_dev_fence_nic_release();
+	ogda_dev_store_nic_u32(rxq->wqe_db_rec, opengda_mlx5_htobe32((uint32_t)(rxq->wqe_pi & OPENGDA_MLX5_QP_DBR_MASK)));
+}
+
+/**
+ * Retires @p n CQEs from @p ci and gives their WQEs straight back to the NIC (the cyclic
+ * receive: a packet is used before the ring comes round). A CPU receive queue that lends
+ * buffers to the application (src/eth/rxq_cpu.c) uses the two halves separately.
  */
 OGDA_DEV_FN void ogda_dev_eth_rx_release(struct doca_gpu_eth_rxq *rxq, uint64_t ci, uint32_t n)
 {
 	if (n == 0)
 		return;
-	rxq->cq.cqe_ci = ci + n;
-	ogda_dev_store_nic_u32(rxq->cq.dbrec, opengda_mlx5_cq_dbr_set_ci_value((uint32_t)(ci + n)));
-	rxq->wqe_pi += n;
-	ogda_dev_fence_nic_release();
-	ogda_dev_store_nic_u32(rxq->wqe_db_rec, opengda_mlx5_htobe32((uint32_t)(rxq->wqe_pi & OPENGDA_MLX5_QP_DBR_MASK)));
+	ogda_dev_eth_rx_cq_retire(rxq, ci, n);
+	ogda_dev_eth_rx_rq_post(rxq, n);
 }
 
 /** The most packets one receive returns: @p max_rx_pkts, 0 meaning a ring's worth. */

@@ -17,6 +17,8 @@
 #define OGDA_DEV_ETH_RX_CQE_BYTE_CNT 0x2cu
 #define OGDA_DEV_ETH_RX_CQE_TIMESTAMP 0x30u
 #define OGDA_DEV_ETH_RX_CQE_WQE_COUNTER 0x3cu
+#define OGDA_DEV_ETH_RX_CQE_SOP_DROP_QPN 0x38u /* [23:0]: the steering entry's flow tag */
+#define OGDA_DEV_ETH_RX_CQE_RSS_HASH 0x0cu
 
 OGDA_DEV_FN uint32_t ogda_dev_eth_rx_be32(const uint8_t *p)
 {
@@ -62,6 +64,18 @@ OGDA_DEV_FN uint64_t ogda_dev_eth_rx_cqe_ts_ns(const uint8_t *cqe)
 	uint64_t nsec = ogda_dev_eth_rx_be32(cqe + OGDA_DEV_ETH_RX_CQE_TIMESTAMP + 4);
 
 	return sec * 1000000000ull + nsec;
+}
+
+/** The flow tag of the steering entry that delivered the arrived CQE @p idx (sop_drop_qpn [23:0]). */
+OGDA_DEV_FN uint32_t ogda_dev_eth_rx_cqe_flow_tag(const struct doca_gpu_eth_rxq *rxq, uint64_t idx)
+{
+	return ogda_dev_eth_rx_be32(ogda_dev_cqe_at(&rxq->cq, idx) + OGDA_DEV_ETH_RX_CQE_SOP_DROP_QPN) & 0xffffffu;
+}
+
+/** The RSS hash the TIR computed for the arrived CQE @p idx (0 for a direct TIR). */
+OGDA_DEV_FN uint32_t ogda_dev_eth_rx_cqe_rss_hash(const struct doca_gpu_eth_rxq *rxq, uint64_t idx)
+{
+	return ogda_dev_eth_rx_be32(ogda_dev_cqe_at(&rxq->cq, idx) + OGDA_DEV_ETH_RX_CQE_RSS_HASH);
 }
 
 /** Fills @p a from the arrived CQE @p idx (@p rx_attr: enum doca_gpu_dev_eth_rxq_attr_type). */

@@ -63,21 +63,12 @@ static void dma_release(struct doca_dma *d)
  */
 static doca_error_t cpu_path_prepare(struct doca_dma *d)
 {
-	doca_error_t err;
-
 	if (d->num_tasks == 0) {
 		OGDA_LOG_ERR("dma: no data path: call doca_dma_task_memcpy_set_conf() (CPU tasks) or "
 			     "doca_ctx_set_datapath_on_gpu() (a GPU, or a host handle for host threads) before starting");
 		return DOCA_ERROR_BAD_STATE;
 	}
-	if (d->ctx.pe == NULL) {
-		OGDA_LOG_ERR("dma: CPU tasks complete in a progress engine: doca_pe_connect_ctx() before starting");
-		return DOCA_ERROR_BAD_STATE;
-	}
-	err = opengda_gpu_create_host(&d->host);
-	if (err != DOCA_SUCCESS)
-		OGDA_LOG_ERR("dma: cannot create the host handle of the CPU data path: %s", doca_error_get_descr(err));
-	return err;
+	return core_ctx_cpu_datapath(&d->ctx, &d->host);
 }
 
 static doca_error_t dma_start(struct doca_ctx *ctx)

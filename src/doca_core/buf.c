@@ -50,8 +50,13 @@ doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *refcount)
 		return err;
 	if (refcount != NULL)
 		*refcount = buf->refcount;
-	if (--buf->refcount == 0)
-		core_buf_inventory_put(buf);
+	if (--buf->refcount == 0) {
+		/* A lent buffer goes back to the library that lent it (a receive queue reposts it). */
+		if (buf->owner_put != NULL)
+			buf->owner_put(buf);
+		else
+			core_buf_inventory_put(buf);
+	}
 	return DOCA_SUCCESS;
 }
 

@@ -71,6 +71,13 @@ struct core_ctx_ops {
 	 */
 	doca_error_t (*task_submit)(struct doca_ctx *ctx, struct doca_task *task);
 	void (*task_release)(struct doca_ctx *ctx, struct doca_task *task);
+	/*
+	 * Optional: whether the context still lends the application something it must give back
+	 * before the context may stop (received packet buffers of a CPU receive queue). While it
+	 * does, doca_ctx_stop() leaves the context STOPPING, as it does for allocated tasks, and
+	 * doca_pe_progress() finishes the stop once it answers false.
+	 */
+	bool (*busy)(const struct doca_ctx *ctx);
 };
 
 struct doca_ctx {
@@ -97,6 +104,14 @@ void core_ctx_init(struct doca_ctx *ctx, const struct core_ctx_ops *ops);
  * disconnects it from its PE, dropping the state changes not yet delivered.
  */
 doca_error_t core_ctx_fini(struct doca_ctx *ctx);
+
+/*
+ * For a context starting with a CPU data path (no doca_ctx_set_datapath_on_gpu): checks that it is
+ * connected to a progress engine (its completions are delivered there) and creates the host
+ * handle its queues are built for (*host, destroyed by the context's stop). DOCA_ERROR_BAD_STATE
+ * without an engine, or the host handle's error; logged in the context's name.
+ */
+doca_error_t core_ctx_cpu_datapath(struct doca_ctx *ctx, struct doca_gpu **host);
 
 /* Checks that the context exists and is IDLE (a setter's first step); logs in @func's name. */
 doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func);
@@ -131,7 +146,11 @@ void core_task_done(struct doca_task *task, doca_error_t status);
 
 struct doca_buf_inventory;
 
-/* A buffer: an element of its inventory, pointing into a started mmap it holds while in use. */
+/*
+ * A buffer: an element of its inventory, pointing into a started mmap it holds while in use; or,
+ * with an owner (owner_put set), a buffer a library lends the application (a received packet):
+ * its last doca_buf_dec_refcount() calls owner_put instead of giving it to an inventory.
+ */
 struct doca_buf {
 	struct doca_buf_inventory *inv;
 	struct doca_mmap *mmap;
@@ -141,6 +160,8 @@ struct doca_buf {
 	size_t data_len;
 	uint16_t refcount;      /* 0: free, in the inventory */
 	struct doca_buf *next;  /* free list */
+	void (*owner_put)(struct doca_buf *buf); /* lent buffers: called when the count reaches 0 */
+	void *owner;                             /* for owner_put */
 };
 
 /* Gives a buffer whose count reached 0 back to its inventory (releases its mmap). */

@@ -7,6 +7,7 @@
 #include "doca_core/core_priv.h"
 
 #include "core/log.h"
+#include "opengda_gpunetio.h"
 #include "sdk/sdk_forward.h"
 
 static const char *state_name(int s)
@@ -57,6 +58,32 @@ doca_error_t core_ctx_check_idle(const struct doca_ctx *ctx, const char *func)
 	return check_idle(ctx, func);
 }
 
+doca_error_t core_ctx_cpu_datapath(struct doca_ctx *ctx, struct doca_gpu **host)
+{
+	doca_error_t err;
+
+	*host = NULL;
+	if (ctx->pe == NULL) {
+		OGDA_LOG_ERR("%s: a CPU data path completes in a progress engine: doca_pe_connect_ctx() before starting",
+			     ctx->ops->kind);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	/* The queues are built for a host handle: host memory the engine's thread posts and polls in. */
+	err = opengda_gpu_create_host(host);
+	if (err != DOCA_SUCCESS) {
+		*host = NULL;
+		OGDA_LOG_ERR("%s: cannot create the host handle of the CPU data path: %s", ctx->ops->kind,
+			     doca_error_get_descr(err));
+	}
+	return err;
+}
+
+/* Whether the context must drain before it stops: tasks allocated, or buffers lent (ops->busy). */
+static bool must_drain(const struct doca_ctx *ctx)
+{
+	return ctx->tasks_allocated > 0 || (ctx->ops->busy != NULL && ctx->ops->busy(ctx));
+}
+
 /* Moves to @next and tells the engine; a full engine queue is logged, the change still stands. */
 static void change_state(struct doca_ctx *ctx, enum doca_ctx_states prev, enum doca_ctx_states next)
 {
@@ -102,9 +129,10 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	 * (completions run their callbacks; the application frees its tasks) and becomes IDLE
 	 * there (core_ctx_finish_stop), as DOCA's contexts do.
 	 */
-	if (ctx->tasks_allocated > 0) {
-		OGDA_LOG_DBG("%s: %zu task(s) allocated, %zu in flight: STOPPING until they are freed", ctx->ops->kind,
-			     ctx->tasks_allocated, ctx->tasks_in_flight);
+	if (must_drain(ctx)) {
+		OGDA_LOG_DBG("%s: %zu task(s) allocated, %zu in flight%s: STOPPING until they are freed", ctx->ops->kind,
+			     ctx->tasks_allocated, ctx->tasks_in_flight,
+			     ctx->ops->busy != NULL && ctx->ops->busy(ctx) ? ", buffers lent to the application" : "");
 		change_state(ctx, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING);
 		return DOCA_ERROR_IN_PROGRESS;
 	}
@@ -121,7 +149,7 @@ void core_ctx_finish_stop(struct doca_ctx *ctx)
 {
 	doca_error_t err;
 
-	if (atomic_load(&ctx->state) != DOCA_CTX_STATE_STOPPING || ctx->tasks_allocated > 0)
+	if (atomic_load(&ctx->state) != DOCA_CTX_STATE_STOPPING || must_drain(ctx))
 		return;
 	err = ctx->ops->stop(ctx);
 	if (err != DOCA_SUCCESS) /* its resources stay; the context cannot run them again anyway */

@@ -7,6 +7,7 @@
 #include "devx/hw.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_cq.h"
+#include "sdk/sdk_forward.h"
 #include "verbs/verbs_priv.h"
 
 #include <string.h>
@@ -98,4 +99,13 @@ void eth_queue_mem_release(struct eth_queue_mem *qm)
 	if (qm->mem_gpu != NULL)
 		(void)doca_gpu_mem_free(qm->gpu, qm->mem_gpu);
 	memset(qm, 0, sizeof(*qm));
+}
+
+doca_error_t eth_cpu_sdk_refuses(const char *func)
+{
+	if (!ogda_sdk_in_use())
+		return DOCA_SUCCESS;
+	OGDA_LOG_ERR("%s: the CPU data path is not forwarded to the DOCA SDK; unset %s to use OpenGDA's", func,
+		     OGDA_SDK_ENV);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }

@@ -45,6 +45,13 @@ void eth_queue_mem_release(struct eth_queue_mem *qm);
 doca_error_t eth_run_create(struct ogda_devx *devx, const void *in, size_t inlen, void *out, size_t outlen,
 			    struct ogda_devx_obj **obj, const char *what);
 
+/*
+ * The CPU data path's public functions (txq_cpu.c, rxq_cpu.c) take OpenGDA queues; in SDK mode
+ * (DOCA_SDK_LIB_PATH) the queues are the SDK's and these functions are not forwarded:
+ * DOCA_ERROR_NOT_SUPPORTED, logged in @func's name. DOCA_SUCCESS otherwise.
+ */
+doca_error_t eth_cpu_sdk_refuses(const char *func);
+
 /* The smallest l with 2^l >= n (queue sizes are powers of two). */
 static inline uint32_t eth_log2_ceil(uint32_t n)
 {

@@ -17,7 +17,8 @@ static const struct core_ctx_ops rxq_ops = {
 	.gpu_datapath_ok = true,
 	.start = eth_rxq_start,
 	.stop = eth_rxq_stop,
-	.progress = NULL,
+	.progress = eth_rxq_progress, /* the CPU data path's packets; nothing for a GPU queue */
+	.busy = eth_rxq_busy,         /* packets lent to the application hold a stop */
 };
 
 uint32_t eth_rxq_pkt_num(uint32_t max_burst)
@@ -115,11 +116,11 @@ struct doca_ctx *doca_eth_rxq_as_doca_ctx(struct doca_eth_rxq *eth_rxq)
 
 static doca_error_t type_ok(enum doca_eth_rxq_type type, const char *func)
 {
-	if (type == DOCA_ETH_RXQ_TYPE_CYCLIC)
+	if (type == DOCA_ETH_RXQ_TYPE_CYCLIC || type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL)
 		return DOCA_SUCCESS;
-	if (type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL || type == DOCA_ETH_RXQ_TYPE_REGULAR) {
-		OGDA_LOG_ERR("%s: type %d serves a CPU data path, which is not offered: use DOCA_ETH_RXQ_TYPE_CYCLIC", func,
-			     (int)type);
+	if (type == DOCA_ETH_RXQ_TYPE_REGULAR) {
+		OGDA_LOG_ERR("%s: the REGULAR type (receive tasks) is not offered: use DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL "
+			     "for a CPU data path, DOCA_ETH_RXQ_TYPE_CYCLIC for a GPU one", func);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	OGDA_LOG_ERR("%s: unknown receive queue type %d", func, (int)type);
@@ -244,6 +245,8 @@ doca_error_t doca_eth_rxq_cap_is_type_supported(const struct doca_devinfo *devin
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (type == DOCA_ETH_RXQ_TYPE_CYCLIC && data_path_type == DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU)
+		return DOCA_SUCCESS;
+	if (type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL && data_path_type == DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU)
 		return DOCA_SUCCESS;
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
@@ -382,6 +385,11 @@ doca_error_t doca_eth_rxq_get_gpu_handle(const struct doca_eth_rxq *eth_rxq, str
 	if (atomic_load(&eth_rxq->ctx.state) != DOCA_CTX_STATE_RUNNING || eth_rxq->res.handle == NULL) {
 		OGDA_LOG_ERR("%s: the queue is not started", __func__);
 		return DOCA_ERROR_BAD_STATE;
+	}
+	if (eth_rxq->ctx.gpu == NULL) {
+		OGDA_LOG_ERR("%s: the queue has a CPU data path (doca_pe_progress delivers its packets): no GPU handle",
+			     __func__);
+		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	*eth_rxq_ext = eth_rxq->res.handle;
 	return DOCA_SUCCESS;

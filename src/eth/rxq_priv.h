@@ -6,6 +6,8 @@
  *   rxq_start.c  what start creates (memory, CQ, RQ, the device handle) and stop undoes
  *   rxq_ids.c    queue ids for DOCA Flow (eth_queue_ids.h)
  *   rxq_mcst.c   the MCST queue (doca_eth_rxq_gpu_enable_mcst_qp): a loopback QP for DUMPs
+ *   rxq_cpu.c    the CPU data path (DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL): packets lent as doca_buf
+ *                from doca_pe_progress(), reposted in ring order once given back
  */
 #ifndef OGDA_ETH_RXQ_PRIV_H_
 #define OGDA_ETH_RXQ_PRIV_H_
@@ -24,6 +26,18 @@ struct ogda_devx_obj;
 struct ogda_devx_uar;
 struct doca_gpu_verbs_qp_hl;
 
+/*
+ * The CPU data path of a started MANAGED_MEMPOOL queue (rxq_cpu.c). The queue is built for a host
+ * handle of its own, so its device view (res.handle) is host memory that the progress engine's
+ * thread receives through with the device C core.
+ */
+struct eth_rxq_cpu {
+	struct doca_gpu *host;            /* the host handle the queue is built for */
+	struct doca_buf *bufs;            /* one per packet buffer, lent to the application */
+	_Atomic uint8_t *slot;            /* per buffer: enum in rxq_cpu.c (posted, lent, given back) */
+	_Atomic uint32_t lent;            /* buffers the application holds */
+};
+
 struct eth_rxq_res {
 	struct eth_queue_mem qm;          /* queue memory, umem, CQ (eth_queue_mem.h) */
 	struct ogda_devx_uar *uar;        /* named by the CQ */
@@ -33,6 +47,7 @@ struct eth_rxq_res {
 	struct doca_gpu_verbs_qp_hl *mcst; /* the MCST queue (need_mcst), else NULL */
 	bool dev_used;                    /* core_dev_use() taken */
 	bool id_registered;               /* the queue id is in the registry */
+	struct eth_rxq_cpu cpu;           /* CPU data path only */
 };
 
 struct doca_eth_rxq {
@@ -50,6 +65,9 @@ struct doca_eth_rxq {
 	uint32_t strides_per_wqe;         /* 0: cyclic; else a striding RQ (opengda_eth_rxq_set_striding) */
 	bool has_queue_id;
 	uint16_t queue_id;
+	/* doca_eth_rxq_event_managed_recv_register (CPU data path) */
+	doca_eth_rxq_event_managed_recv_handler_cb_t recv_cb, recv_err_cb;
+	union doca_data recv_user_data;
 	struct doca_gpu_eth_rxq view;     /* host copy of the device handle */
 	struct eth_rxq_res res;
 };
@@ -57,9 +75,26 @@ struct doca_eth_rxq {
 /* Packet buffers of a queue: max_burst rounded up to a power of two (at least 2). */
 uint32_t eth_rxq_pkt_num(uint32_t max_burst);
 
-/* core_ctx_ops of a receive queue (rxq_start.c). */
+/* core_ctx_ops of a receive queue (rxq_start.c; progress and busy: rxq_cpu.c). */
 doca_error_t eth_rxq_start(struct doca_ctx *ctx);
 doca_error_t eth_rxq_stop(struct doca_ctx *ctx);
+uint8_t eth_rxq_progress(struct doca_ctx *ctx);
+bool eth_rxq_busy(const struct doca_ctx *ctx);
+
+/* The executor a started queue is built for: the GPU data path's, or the CPU path's host handle. */
+static inline struct doca_gpu *eth_rxq_exec(const struct doca_eth_rxq *q)
+{
+	return q->ctx.gpu != NULL ? q->ctx.gpu : q->res.cpu.host;
+}
+
+/*
+ * rxq_cpu.c, for start and stop. prepare: the checks of a queue without a GPU data path (type,
+ * handlers, engine) and its host handle; logs and returns the refusal. init: the lent-buffer
+ * state once the queue is built. release: frees both (what exists).
+ */
+doca_error_t eth_rxq_cpu_prepare(struct doca_eth_rxq *q);
+doca_error_t eth_rxq_cpu_init(struct doca_eth_rxq *q);
+void eth_rxq_cpu_release(struct doca_eth_rxq *q);
 
 /*
  * rxq_mcst.c: the MCST queue of a starting queue (res.mcst) and its device view (*view, valid

@@ -5,7 +5,9 @@
  * segment per packet buffer, or, striding, a cyclic striding work queue of 32-byte WQEs each
  * naming strides_per_wqe consecutive buffers) and MODIFY_RQ RST -> RDY through the device interface, every WQE
  * posted, the MCST queue when asked for (rxq_mcst.c), the queue id registered for DOCA Flow, and the
- * device handle (struct doca_gpu_eth_rxq).
+ * device handle (struct doca_gpu_eth_rxq). A queue without a GPU data path (CPU data path,
+ * rxq_cpu.c) is the same queue built for a host handle of its own, whose device handle the
+ * progress engine's thread receives through.
  * Stop undoes it in reverse order. The commands are the PRM images of src/prm, so the software NIC
  * and a ConnectX receive the same bytes.
  */
@@ -218,8 +220,9 @@ static void release(struct doca_eth_rxq *q)
 			(void)devx->ops->uar_free(r->uar);
 	}
 	if (r->handle != NULL)
-		(void)doca_gpu_mem_free(q->ctx.gpu, r->handle);
+		(void)doca_gpu_mem_free(eth_rxq_exec(q), r->handle);
 	eth_rxq_mcst_destroy(q); /* after the handle: device code reaches it through the handle */
+	eth_rxq_cpu_release(q);  /* the host handle last: the memory above was allocated through it */
 	if (r->dev_used)
 		core_dev_unuse(q->dev);
 	memset(r, 0, sizeof(*r));
@@ -233,11 +236,11 @@ static doca_error_t make_handle(struct doca_eth_rxq *q, const struct layout *l, 
 
 	fill_view(q, l, addr, mkey);
 	q->view.mcst_qp = mcst;
-	err = doca_gpu_mem_alloc(q->ctx.gpu, sizeof(q->view), HANDLE_ALIGN, DOCA_GPU_MEM_TYPE_GPU, &h, NULL);
+	err = doca_gpu_mem_alloc(eth_rxq_exec(q), sizeof(q->view), HANDLE_ALIGN, DOCA_GPU_MEM_TYPE_GPU, &h, NULL);
 	if (err != DOCA_SUCCESS)
 		return err;
 	q->res.handle = h;
-	return ogda_gpu_copy_to_dev(q->ctx.gpu, h, &q->view, sizeof(q->view));
+	return ogda_gpu_copy_to_dev(eth_rxq_exec(q), h, &q->view, sizeof(q->view));
 }
 
 doca_error_t eth_rxq_start(struct doca_ctx *ctx)
@@ -253,19 +256,25 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 	doca_error_t err;
 
 	if (ctx->gpu == NULL) {
-		OGDA_LOG_ERR("eth_rxq: only the GPU data path is implemented: call doca_ctx_set_datapath_on_gpu() first");
+		/* CPU data path: the same queue, built for a host handle of its own (rxq_cpu.c) */
+		err = eth_rxq_cpu_prepare(q);
+		if (err != DOCA_SUCCESS)
+			return err;
+	} else if (q->type != DOCA_ETH_RXQ_TYPE_CYCLIC) {
+		OGDA_LOG_ERR("eth_rxq: a GPU data path needs DOCA_ETH_RXQ_TYPE_CYCLIC (MANAGED_MEMPOOL is the CPU's)");
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	plan(q, &l);
 	err = striding_ok(q, &l);
 	if (err == DOCA_SUCCESS)
 		err = pkt_buf(q, 1u << l.log_n, &addr, &mkey);
-	if (err != DOCA_SUCCESS)
+	if (err == DOCA_SUCCESS)
+		err = core_dev_resolve(q->dev, &r->qm.devx, &pd, &pdn);
+	if (err != DOCA_SUCCESS) {
+		eth_rxq_cpu_release(q);
 		return err;
-	err = core_dev_resolve(q->dev, &r->qm.devx, &pd, &pdn);
-	if (err != DOCA_SUCCESS)
-		return err;
-	r->qm.gpu = ctx->gpu;
+	}
+	r->qm.gpu = eth_rxq_exec(q);
 	core_dev_use(q->dev);
 	r->dev_used = true;
 	err = eth_queue_mem_alloc(&r->qm, q->rq_mem_type, l.len, l.cq_off, l.log_n, "eth_rxq");
@@ -281,6 +290,8 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 		err = eth_rxq_mcst_create(q, &mcst);
 	if (err == DOCA_SUCCESS)
 		err = make_handle(q, &l, addr, mkey, mcst);
+	if (err == DOCA_SUCCESS && ctx->gpu == NULL)
+		err = eth_rxq_cpu_init(q);
 	if (err == DOCA_SUCCESS && q->has_queue_id) {
 		err = ogda_eth_rxq_ids_add(q->dev, q->queue_id, r->rqn);
 		r->id_registered = err == DOCA_SUCCESS;

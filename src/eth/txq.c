@@ -19,6 +19,8 @@ static const struct core_ctx_ops txq_ops = {
 	.start = eth_txq_start,
 	.stop = eth_txq_stop,
 	.progress = eth_txq_progress,
+	.task_submit = eth_txq_task_submit,   /* CPU data path (txq_cpu.c) */
+	.task_release = eth_txq_task_release,
 };
 
 static bool burst_ok(uint32_t n, const char *func)
@@ -177,6 +179,10 @@ doca_error_t doca_eth_txq_get_gpu_handle(const struct doca_eth_txq *eth_txq, str
 	if (atomic_load(&eth_txq->ctx.state) != DOCA_CTX_STATE_RUNNING || eth_txq->res.handle == NULL) {
 		OGDA_LOG_ERR("%s: the queue is not started", __func__);
 		return DOCA_ERROR_BAD_STATE;
+	}
+	if (eth_txq->ctx.gpu == NULL) { /* its send tasks post on it: no second poster */
+		OGDA_LOG_ERR("%s: the queue has a CPU data path (send tasks): no GPU handle", __func__);
+		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	*eth_txq_ext = eth_txq->res.handle;
 	return DOCA_SUCCESS;

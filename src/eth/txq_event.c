@@ -20,6 +20,8 @@ uint8_t eth_txq_progress(struct doca_ctx *ctx)
 	uint32_t n, mask;
 	uint8_t progressed = 0;
 
+	if (ctx->gpu == NULL) /* CPU data path: the CQEs complete send tasks */
+		return eth_txq_cpu_progress(t);
 	if (t->completion_on_gpu || r->cqes_cpu == NULL)
 		return 0;
 	mask = (1u << r->log_cqes) - 1u;

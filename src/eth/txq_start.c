@@ -3,7 +3,8 @@
  * Start and stop of a doca_eth_txq: one block of queue memory (SQ ring, CQ ring, the two doorbell
  * records) registered as a umem, a UAR, then CREATE_CQ, ALLOC_TRANSPORT_DOMAIN, CREATE_TIS, CREATE_SQ and MODIFY_SQ
  * RST -> RDY through the device interface, and the device handle (struct doca_gpu_eth_txq) that
- * device code posts through. Stop destroys them in reverse order. Every command is the PRM image
+ * device code posts through. A queue without a GPU data path (CPU data path, txq_cpu.c) is the
+ * same queue built for a host handle of its own. Stop destroys them in reverse order. Every command is the PRM image
  * built in src/prm, so the software NIC and a ConnectX receive the same bytes.
  */
 #include "eth/eth_priv.h"
@@ -159,7 +160,7 @@ static void fill_view(struct doca_eth_txq *t, const struct layout *l)
 static void release(struct doca_eth_txq *t)
 {
 	struct eth_txq_res *r = &t->res;
-	struct doca_gpu *gpu = t->ctx.gpu;
+	struct doca_gpu *gpu = eth_txq_exec(t);
 	struct ogda_devx *devx = r->qm.devx;
 
 	if (r->sq != NULL)
@@ -179,6 +180,7 @@ static void release(struct doca_eth_txq *t)
 		(void)doca_gpu_mem_free(gpu, r->mailbox_gpu);
 	if (r->uar != NULL)
 		(void)devx->ops->uar_free(r->uar);
+	eth_txq_cpu_release(t); /* the host handle last: the memory above was allocated through it */
 	if (r->dev_used)
 		core_dev_unuse(t->dev);
 	memset(r, 0, sizeof(*r));
@@ -189,7 +191,7 @@ static doca_error_t make_mailbox(struct doca_eth_txq *t)
 {
 	struct eth_txq_res *r = &t->res;
 	void *cpu = NULL;
-	doca_error_t err = doca_gpu_mem_alloc(t->ctx.gpu, sizeof(uint64_t), sizeof(uint64_t), DOCA_GPU_MEM_TYPE_CPU_GPU,
+	doca_error_t err = doca_gpu_mem_alloc(eth_txq_exec(t), sizeof(uint64_t), sizeof(uint64_t), DOCA_GPU_MEM_TYPE_CPU_GPU,
 					      &r->mailbox_gpu, &cpu);
 
 	if (err != DOCA_SUCCESS) {
@@ -205,7 +207,7 @@ static doca_error_t make_mailbox(struct doca_eth_txq *t)
 static doca_error_t make_handle(struct doca_eth_txq *t, const struct layout *l)
 {
 	struct eth_txq_res *r = &t->res;
-	struct doca_gpu *gpu = t->ctx.gpu;
+	struct doca_gpu *gpu = eth_txq_exec(t);
 	size_t slots = ((size_t)8u << l->log_wqebbs);
 	void *h = NULL;
 	doca_error_t err;
@@ -236,14 +238,15 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 	struct layout l;
 	doca_error_t err;
 
-	if (ctx->gpu == NULL) {
-		OGDA_LOG_ERR("eth_txq: only the GPU data path is implemented: call doca_ctx_set_datapath_on_gpu() first");
-		return DOCA_ERROR_NOT_SUPPORTED;
-	}
-	err = core_dev_resolve(t->dev, &r->qm.devx, &pd, &pdn);
-	r->qm.gpu = ctx->gpu;
-	if (err != DOCA_SUCCESS)
+	/* CPU data path: the same queue, built for a host handle of its own (txq_cpu.c) */
+	if (ctx->gpu == NULL && (err = eth_txq_cpu_prepare(t)) != DOCA_SUCCESS)
 		return err;
+	err = core_dev_resolve(t->dev, &r->qm.devx, &pd, &pdn);
+	r->qm.gpu = eth_txq_exec(t);
+	if (err != DOCA_SUCCESS) {
+		eth_txq_cpu_release(t);
+		return err;
+	}
 	core_dev_use(t->dev);
 	r->dev_used = true;
 	plan(t, &l);
@@ -257,7 +260,8 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 	if (err == DOCA_SUCCESS) {
 		r->db_cpu = uar.reg_addr;
 		r->dbr_cpu = (uint32_t *)(void *)((uint8_t *)r->qm.mem_cpu + l.dbr_off) + OPENGDA_MLX5_SND_DBR;
-		err = t->uar_on_cpu ? make_mailbox(t) : ogda_gpu_map_host(ctx->gpu, uar.reg_addr, sizeof(uint64_t), &r->db_gpu);
+		err = t->uar_on_cpu ? make_mailbox(t)
+				    : ogda_gpu_map_host(eth_txq_exec(t), uar.reg_addr, sizeof(uint64_t), &r->db_gpu);
 		if (err != DOCA_SUCCESS)
 			r->db_gpu = NULL;
 	}
@@ -267,6 +271,8 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 		err = create_tis_sq(t, &l, pdn, r->qm.umem_id, uar.page_id);
 	if (err == DOCA_SUCCESS)
 		err = make_handle(t, &l);
+	if (err == DOCA_SUCCESS && ctx->gpu == NULL)
+		err = eth_txq_cpu_init(t, 1u << l.log_wqebbs);
 	if (err != DOCA_SUCCESS) {
 		OGDA_LOG_ERR("eth_txq: cannot start on %s: %s", core_dev_name(t->dev), doca_error_get_descr(err));
 		release(t);

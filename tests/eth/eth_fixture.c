@@ -3,9 +3,16 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include "device/ogda_dev_eth.h"
 
@@ -137,4 +144,46 @@ void efx_check_req_cqe(const struct doca_gpu_eth_txq *h, const void *cqe, uint16
 	assert_int_equal(opengda_mlx5_be32toh(c->byte_cnt), byte_cnt);
 	assert_int_equal(opengda_mlx5_be32toh(c->sop_drop_qpn) >> 24, opcode);
 	assert_int_equal(opengda_mlx5_be32toh(c->sop_drop_qpn) & 0xffffff, h->qp.sq_num);
+}
+
+int efx_udp_listen(uint32_t ip, uint16_t port)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(ip)};
+	struct timeval tv = {.tv_sec = 5};
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+
+	assert_true(s >= 0);
+	assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+	return s;
+}
+
+unsigned long efx_udp_csum_errors(void)
+{
+	char line[1024], names[1024] = "";
+	FILE *f = fopen("/proc/net/snmp", "r");
+	unsigned long v = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "Udp:", 4) != 0)
+			continue;
+		if (names[0] == '\0') {
+			snprintf(names, sizeof(names), "%s", line);
+			continue;
+		}
+		/* The values line: walk both lines to the InCsumErrors column. */
+		char *sn = NULL, *sv = NULL;
+		char *tn = strtok_r(names, " \n", &sn), *tv = strtok_r(line, " \n", &sv);
+
+		while (tn != NULL && tv != NULL && strcmp(tn, "InCsumErrors") != 0) {
+			tn = strtok_r(NULL, " \n", &sn);
+			tv = strtok_r(NULL, " \n", &sv);
+		}
+		if (tn != NULL && tv != NULL)
+			v = strtoul(tv, NULL, 10);
+		break;
+	}
+	fclose(f);
+	return v;
 }

@@ -73,4 +73,9 @@ void efx_check_req_cqe(const struct doca_gpu_eth_txq *h, const void *cqe, uint16
 /* Stops and destroys it. */
 void efx_txq_destroy(struct doca_eth_txq *txq);
 
+/* A UDP socket bound to @ip:@port (host order) with a 5 s receive timeout. */
+int efx_udp_listen(uint32_t ip, uint16_t port);
+/* The kernel's count of UDP datagrams dropped for a bad checksum (/proc/net/snmp, this namespace). */
+unsigned long efx_udp_csum_errors(void);
+
 #endif /* OGDA_TESTS_ETH_ETH_FIXTURE_H_ */

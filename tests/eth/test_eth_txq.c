@@ -96,10 +96,10 @@ static void test_lifecycle(void **state)
 
 	assert_int_equal(doca_eth_txq_create(f->dev, 16, &t), DOCA_SUCCESS);
 	ctx = doca_eth_txq_as_doca_ctx(t);
-	/* Only the GPU data path exists: a CPU-datapath start is refused and the queue stays IDLE. */
+	/* No data path chosen (no GPU, no send tasks): the start is refused and the queue stays IDLE. */
 	stderr_capture_begin();
-	assert_int_equal(doca_ctx_start(ctx), DOCA_ERROR_NOT_SUPPORTED);
-	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), "only the GPU data path"));
+	assert_int_equal(doca_ctx_start(ctx), DOCA_ERROR_BAD_STATE);
+	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), "no data path"));
 	assert_int_equal(doca_ctx_get_state(ctx, &st), DOCA_SUCCESS);
 	assert_int_equal(st, DOCA_CTX_STATE_IDLE);
 	assert_int_equal(doca_ctx_set_datapath_on_gpu(ctx, f->gpu), DOCA_SUCCESS);

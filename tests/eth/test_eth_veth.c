@@ -44,49 +44,6 @@
 #define SLOT 256u         /* bytes of the buffer per frame */
 #define SKIP_CODE 77
 
-static int udp_listen(void)
-{
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(DPORT), .sin_addr.s_addr = htonl(HOST_IP)};
-	struct timeval tv = {.tv_sec = 5};
-	int s = socket(AF_INET, SOCK_DGRAM, 0);
-
-	assert_true(s >= 0);
-	assert_int_equal(bind(s, (struct sockaddr *)&a, sizeof(a)), 0);
-	assert_int_equal(setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
-	return s;
-}
-
-/* The kernel's count of UDP datagrams dropped for a bad checksum (/proc/net/snmp, this namespace). */
-static unsigned long udp_csum_errors(void)
-{
-	char line[1024], names[1024] = "";
-	FILE *f = fopen("/proc/net/snmp", "r");
-	unsigned long v = 0;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "Udp:", 4) != 0)
-			continue;
-		if (names[0] == '\0') {
-			snprintf(names, sizeof(names), "%s", line);
-			continue;
-		}
-		/* The values line: walk both lines to the InCsumErrors column. */
-		char *sn = NULL, *sv = NULL;
-		char *tn = strtok_r(names, " \n", &sn), *tv = strtok_r(line, " \n", &sv);
-
-		while (tn != NULL && tv != NULL && strcmp(tn, "InCsumErrors") != 0) {
-			tn = strtok_r(NULL, " \n", &sn);
-			tv = strtok_r(NULL, " \n", &sv);
-		}
-		if (tn != NULL && tv != NULL)
-			v = strtoul(tv, NULL, 10);
-		break;
-	}
-	fclose(f);
-	return v;
-}
-
 struct sender {
 	struct cfx *f;
 	struct doca_gpu_eth_txq *h;
@@ -140,7 +97,7 @@ static void vrun_begin(struct cfx *f, unsigned opts, struct vrun *r)
 {
 	memset(r, 0, sizeof(*r));
 	assert_int_equal(opengda_eth_port_attach(f->dev, IF_NIC), DOCA_SUCCESS);
-	r->sock = udp_listen();
+	r->sock = efx_udp_listen(HOST_IP, DPORT);
 	r->t = efx_txq_start(f, 64, opts, &r->h);
 	r->m = cfx_mmap(f, 0, CFX_BUF_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	assert_int_equal(doca_mmap_get_mkey(r->m, f->dev, &r->mkey), DOCA_SUCCESS);
@@ -214,7 +171,7 @@ static void test_bad_checksum_dropped(void **state)
 	int tries;
 
 	vrun_begin(f, EFX_L3, &r);
-	errs0 = udp_csum_errors();
+	errs0 = efx_udp_csum_errors();
 	len = efx_udp_frame(f->buf, &r.u, "corrupt", 7);
 	f->buf[14 + 20 + 6] = 0x12; /* a UDP checksum that cannot be right */
 	f->buf[14 + 20 + 7] = 0x34;
@@ -230,7 +187,7 @@ static void test_bad_checksum_dropped(void **state)
 	assert_true(recv(r.sock, buf, sizeof(buf), 0) == 7);
 	assert_memory_equal(buf, "no-csum", 7);
 	/* The corrupt one went first on the same wire: the kernel has counted it by now (or shortly). */
-	for (tries = 0, errs = udp_csum_errors(); errs == errs0 && tries < 500; tries++, errs = udp_csum_errors())
+	for (tries = 0, errs = efx_udp_csum_errors(); errs == errs0 && tries < 500; tries++, errs = efx_udp_csum_errors())
 		nanosleep(&ts, NULL);
 	assert_true(errs == errs0 + 1);
 	vrun_end(f, &r);
@@ -293,7 +250,7 @@ static void test_empw_reaches_linux(void **state)
 	struct vrun r;
 
 	vrun_begin(f, EFX_L3 | EFX_L4, &r);
-	errs0 = udp_csum_errors();
+	errs0 = efx_udp_csum_errors();
 	assert_int_equal(opengda_eth_port_get_stats(f->dev, &before), DOCA_SUCCESS);
 	base = ogda_dev_eth_reserve(r.h, nbb, OGDA_DEV_SHARE_GPU);
 	for (k = 0; k < EMPW_PKTS; k++) {
@@ -326,7 +283,7 @@ static void test_empw_reaches_linux(void **state)
 	}
 	assert_int_equal(opengda_eth_port_get_stats(f->dev, &after), DOCA_SUCCESS);
 	assert_true(after.tx_packets == before.tx_packets + EMPW_PKTS);
-	assert_true(udp_csum_errors() == errs0);
+	assert_true(efx_udp_csum_errors() == errs0);
 	vrun_end(f, &r);
 }
 
