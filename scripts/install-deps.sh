@@ -11,7 +11,8 @@ set -euo pipefail
 
 # build tools, the test framework, and rdma-core headers (the libraries are dlopen'd at run time);
 # rdma-core's example programs and perftest, which the rdma-core front end's tests run unmodified
-# on the software NIC (tests/rdmacore_front, docs/rdma-core-front.md)
+# on the software NIC (tests/rdmacore_front, docs/rdma-core-front.md); iproute2, ping and curl
+# for the Ethernet tests against Linux (tests/eth)
 packages=(
   build-essential
   cmake
@@ -22,6 +23,7 @@ packages=(
   perftest
   iproute2
   iputils-ping
+  curl
 )
 
 # The fuzz build: clang, and libclang_rt.fuzzer*.a (Debian 12: libclang-rt-14-dev).

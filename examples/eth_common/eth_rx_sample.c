@@ -36,11 +36,7 @@ int eth_rxq_sample_start_opts(struct eth_sample *s, struct eth_rxq_sample *q, ui
 		q->pkts = NULL;
 		return -1;
 	}
-	if (eth_sample_check(doca_mmap_create(&q->mmap), "doca_mmap_create") != 0 ||
-	    eth_sample_check(doca_mmap_add_dev(q->mmap, s->dev), "doca_mmap_add_dev") != 0 ||
-	    eth_sample_check(doca_mmap_set_memrange(q->mmap, q->pkts, size), "doca_mmap_set_memrange") != 0 ||
-	    eth_sample_check(doca_mmap_set_permissions(q->mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), "doca_mmap_set_permissions") ||
-	    eth_sample_check(doca_mmap_start(q->mmap), "doca_mmap_start") != 0 ||
+	if (eth_sample_mmap(s, q->pkts, size, &q->mmap, NULL) != 0 ||
 	    eth_sample_check(doca_eth_rxq_set_pkt_buf(q->rxq, q->mmap, 0, size), "doca_eth_rxq_set_pkt_buf") != 0)
 		return -1;
 	/* As the SDK's samples: the DUMP fence is for GPUs before Hopper (compute capability < 9). */
@@ -66,10 +62,7 @@ void eth_rxq_sample_close(struct eth_sample *s, struct eth_rxq_sample *q)
 		(void)doca_ctx_stop(doca_eth_rxq_as_doca_ctx(q->rxq));
 	if (q->rxq != NULL)
 		(void)doca_eth_rxq_destroy(q->rxq);
-	if (q->mmap != NULL) {
-		(void)doca_mmap_stop(q->mmap);
-		(void)doca_mmap_destroy(q->mmap);
-	}
+	eth_sample_mmap_close(q->mmap);
 	if (q->pkts != NULL)
 		(void)doca_gpu_mem_free(s->gpu, q->pkts);
 	memset(q, 0, sizeof(*q));
@@ -104,8 +97,7 @@ int eth_flow_sample_start(struct eth_sample *s, struct eth_flow_sample *f)
 	return rc;
 }
 
-/* A pipe of the sample's port; is_root and the match as given. */
-static int make_pipe(struct eth_flow_sample *f, const char *name, enum doca_flow_pipe_type type, bool is_root,
+int eth_flow_sample_pipe(struct eth_flow_sample *f, const char *name, enum doca_flow_pipe_type type, bool is_root,
 		     const struct doca_flow_match *match, const struct doca_flow_fwd *fwd,
 		     const struct doca_flow_fwd *miss, struct doca_flow_pipe **pipe)
 {
@@ -147,13 +139,36 @@ int eth_flow_sample_class(struct eth_flow_sample *f, enum doca_flow_l4_meta l4, 
 										  : 0);
 	miss.type = DOCA_FLOW_FWD_DROP;
 	snprintf(name, sizeof(name), "L4_CLASS_%d", (int)l4);
-	if (make_pipe(f, name, DOCA_FLOW_PIPE_BASIC, false, &match, &fwd, &miss, &f->pipe[f->n]) != 0 ||
+	if (eth_flow_sample_pipe(f, name, DOCA_FLOW_PIPE_BASIC, false, &match, &fwd, &miss, &f->pipe[f->n]) != 0 ||
 	    eth_sample_check(doca_flow_pipe_basic_add_entry(0, f->pipe[f->n], &match, 0, NULL, NULL, NULL, 0, NULL, &entry),
 		  "doca_flow_pipe_basic_add_entry") != 0)
 		return -1;
 	f->l4[f->n] = l4;
 	f->n++;
 	return 0;
+}
+
+int eth_flow_sample_redirect(struct eth_flow_sample *f, enum doca_flow_l4_meta l4, struct doca_flow_pipe *pipe)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->l4[i] == l4) {
+			f->target[i] = pipe;
+			return 0;
+		}
+	sample_err("no flow class for L4 type %d", (int)l4);
+	return -1;
+}
+
+struct doca_flow_pipe *eth_flow_sample_class_pipe(const struct eth_flow_sample *f, enum doca_flow_l4_meta l4)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->l4[i] == l4)
+			return f->pipe[i];
+	return NULL;
 }
 
 int eth_flow_sample_commit(struct eth_flow_sample *f)
@@ -163,7 +178,7 @@ int eth_flow_sample_commit(struct eth_flow_sample *f)
 	struct doca_flow_fwd fwd;
 	int i;
 
-	if (make_pipe(f, "ROOT", DOCA_FLOW_PIPE_CONTROL, true, NULL, NULL, NULL, &f->root) != 0)
+	if (eth_flow_sample_pipe(f, "ROOT", DOCA_FLOW_PIPE_CONTROL, true, NULL, NULL, NULL, &f->root) != 0)
 		return -1;
 	for (i = 0; i < f->n; i++) {
 		memset(&match, 0, sizeof(match));
@@ -171,7 +186,7 @@ int eth_flow_sample_commit(struct eth_flow_sample *f)
 		match.parser_meta.outer_l3_type = DOCA_FLOW_L3_META_IPV4;
 		match.parser_meta.outer_l4_type = f->l4[i];
 		fwd.type = DOCA_FLOW_FWD_PIPE;
-		fwd.next_pipe = f->pipe[i];
+		fwd.next_pipe = f->target[i] != NULL ? f->target[i] : f->pipe[i];
 		if (eth_sample_check(doca_flow_pipe_control_add_entry(0, f->root, &match, NULL, NULL, NULL, NULL, NULL, NULL,
 							   (uint32_t)i, &fwd, NULL, &entry),
 			  "doca_flow_pipe_control_add_entry") != 0)

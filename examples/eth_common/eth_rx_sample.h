@@ -44,6 +44,7 @@ struct eth_flow_sample {
 	struct doca_flow_port *port;
 	struct doca_flow_pipe *root;
 	struct doca_flow_pipe *pipe[ETH_FLOW_MAX_CLASSES];
+	struct doca_flow_pipe *target[ETH_FLOW_MAX_CLASSES]; /* where the root sends a class (NULL: its pipe) */
 	enum doca_flow_l4_meta l4[ETH_FLOW_MAX_CLASSES];
 	int n;
 	int inited;
@@ -56,6 +57,14 @@ int eth_flow_sample_start(struct eth_sample *s, struct eth_flow_sample *f);
  * call once per class, then eth_flow_sample_commit().
  */
 int eth_flow_sample_class(struct eth_flow_sample *f, enum doca_flow_l4_meta l4, const uint16_t *queue_ids, int n);
+/* The class pipe of @p l4 (NULL when there is none). */
+struct doca_flow_pipe *eth_flow_sample_class_pipe(const struct eth_flow_sample *f, enum doca_flow_l4_meta l4);
+/* The root sends class @p l4 to @p pipe instead of its class pipe (call before the commit). */
+int eth_flow_sample_redirect(struct eth_flow_sample *f, enum doca_flow_l4_meta l4, struct doca_flow_pipe *pipe);
+/* A pipe of the sample's port: type, is_root, match (NULL: none; no mask), forward and miss as given. */
+int eth_flow_sample_pipe(struct eth_flow_sample *f, const char *name, enum doca_flow_pipe_type type, bool is_root,
+			 const struct doca_flow_match *match, const struct doca_flow_fwd *fwd,
+			 const struct doca_flow_fwd *miss, struct doca_flow_pipe **pipe);
 /* The root pipe dispatching to every class; what matches no class is dropped. */
 int eth_flow_sample_commit(struct eth_flow_sample *f);
 void eth_flow_sample_close(struct eth_flow_sample *f);

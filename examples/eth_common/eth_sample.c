@@ -152,6 +152,33 @@ static void udp_frame(uint8_t *f, uint32_t len, const uint8_t src_mac[6], const 
 	snprintf((char *)udp + 8, payload, "%s %u", tag, seq);
 }
 
+int eth_sample_mmap(struct eth_sample *s, void *addr, size_t len, struct doca_mmap **mmap, uint32_t *mkey)
+{
+	uint32_t key = 0;
+
+	if (eth_sample_check(doca_mmap_create(mmap), "doca_mmap_create") != 0) {
+		*mmap = NULL;
+		return -1;
+	}
+	if (eth_sample_check(doca_mmap_add_dev(*mmap, s->dev), "doca_mmap_add_dev") != 0 ||
+	    eth_sample_check(doca_mmap_set_memrange(*mmap, addr, len), "doca_mmap_set_memrange") != 0 ||
+	    eth_sample_check(doca_mmap_set_permissions(*mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), "doca_mmap_set_permissions") ||
+	    eth_sample_check(doca_mmap_start(*mmap), "doca_mmap_start") != 0 ||
+	    (mkey != NULL && eth_sample_check(doca_mmap_get_mkey(*mmap, s->dev, &key), "doca_mmap_get_mkey") != 0))
+		return -1;
+	if (mkey != NULL)
+		*mkey = key;
+	return 0;
+}
+
+void eth_sample_mmap_close(struct doca_mmap *mmap)
+{
+	if (mmap == NULL)
+		return;
+	(void)doca_mmap_stop(mmap);
+	(void)doca_mmap_destroy(mmap);
+}
+
 int eth_sample_frames(struct eth_sample *s, uint32_t total, uint32_t len, uint32_t slot,
 		      const struct eth_sample_dst *dst, const char *tag)
 {
@@ -180,12 +207,7 @@ int eth_sample_frames(struct eth_sample *s, uint32_t total, uint32_t len, uint32
 		  "doca_gpu_mem_alloc (status)") != 0)
 		goto out;
 	*s->status_cpu = 1;
-	if (eth_sample_check(doca_mmap_create(&s->mmap), "doca_mmap_create") != 0 ||
-	    eth_sample_check(doca_mmap_add_dev(s->mmap, s->dev), "doca_mmap_add_dev") != 0 ||
-	    eth_sample_check(doca_mmap_set_memrange(s->mmap, s->frames, bytes), "doca_mmap_set_memrange") != 0 ||
-	    eth_sample_check(doca_mmap_set_permissions(s->mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), "doca_mmap_set_permissions") ||
-	    eth_sample_check(doca_mmap_start(s->mmap), "doca_mmap_start") != 0 ||
-	    eth_sample_check(doca_mmap_get_mkey(s->mmap, s->dev, &mkey), "doca_mmap_get_mkey") != 0)
+	if (eth_sample_mmap(s, s->frames, bytes, &s->mmap, &mkey) != 0)
 		goto out;
 	s->mkey_be = htonl(mkey);
 	rc = 0;
@@ -208,24 +230,44 @@ static void *proxy_main(void *arg)
 	return NULL;
 }
 
-int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time, int proxy)
+int eth_sample_txq_make(struct eth_sample *s, uint32_t burst, int wait_on_time, int proxy, struct doca_eth_txq **txq,
+			struct doca_gpu_eth_txq **h)
 {
 	struct doca_ctx *ctx;
 
-	if (eth_sample_check(doca_eth_txq_create(s->dev, burst, &s->txq), "doca_eth_txq_create") != 0 ||
-	    eth_sample_check(doca_eth_txq_set_l3_chksum_offload(s->txq, 1), "doca_eth_txq_set_l3_chksum_offload") != 0 ||
-	    eth_sample_check(doca_eth_txq_set_l4_chksum_offload(s->txq, 1), "doca_eth_txq_set_l4_chksum_offload") != 0 ||
-	    eth_sample_check(doca_eth_txq_gpu_set_completion_on_gpu(s->txq), "doca_eth_txq_gpu_set_completion_on_gpu") != 0)
+	*h = NULL;
+	if (eth_sample_check(doca_eth_txq_create(s->dev, burst, txq), "doca_eth_txq_create") != 0) {
+		*txq = NULL;
+		return -1;
+	}
+	if (eth_sample_check(doca_eth_txq_set_l3_chksum_offload(*txq, 1), "doca_eth_txq_set_l3_chksum_offload") != 0 ||
+	    eth_sample_check(doca_eth_txq_set_l4_chksum_offload(*txq, 1), "doca_eth_txq_set_l4_chksum_offload") != 0 ||
+	    eth_sample_check(doca_eth_txq_gpu_set_completion_on_gpu(*txq), "doca_eth_txq_gpu_set_completion_on_gpu") != 0)
 		return -1;
 	if (wait_on_time &&
-	    eth_sample_check(doca_eth_txq_set_wait_on_time_offload(s->txq), "doca_eth_txq_set_wait_on_time_offload") != 0)
+	    eth_sample_check(doca_eth_txq_set_wait_on_time_offload(*txq), "doca_eth_txq_set_wait_on_time_offload") != 0)
 		return -1;
-	if (proxy && eth_sample_check(doca_eth_txq_gpu_set_uar_on_cpu(s->txq), "doca_eth_txq_gpu_set_uar_on_cpu") != 0)
+	if (proxy && eth_sample_check(doca_eth_txq_gpu_set_uar_on_cpu(*txq), "doca_eth_txq_gpu_set_uar_on_cpu") != 0)
 		return -1;
-	ctx = doca_eth_txq_as_doca_ctx(s->txq);
+	ctx = doca_eth_txq_as_doca_ctx(*txq);
 	if (eth_sample_check(doca_ctx_set_datapath_on_gpu(ctx, s->gpu), "doca_ctx_set_datapath_on_gpu") != 0 ||
-	    eth_sample_check(doca_ctx_start(ctx), "doca_ctx_start") != 0 ||
-	    eth_sample_check(doca_eth_txq_get_gpu_handle(s->txq, &s->h), "doca_eth_txq_get_gpu_handle") != 0)
+	    eth_sample_check(doca_ctx_start(ctx), "doca_ctx_start") != 0)
+		return -1;
+	return eth_sample_check(doca_eth_txq_get_gpu_handle(*txq, h), "doca_eth_txq_get_gpu_handle");
+}
+
+void eth_sample_txq_close(struct doca_eth_txq *txq, int started)
+{
+	if (txq == NULL)
+		return;
+	if (started)
+		(void)doca_ctx_stop(doca_eth_txq_as_doca_ctx(txq));
+	(void)doca_eth_txq_destroy(txq);
+}
+
+int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time, int proxy)
+{
+	if (eth_sample_txq_make(s, burst, wait_on_time, proxy, &s->txq, &s->h) != 0)
 		return -1;
 	if (proxy) {
 		atomic_init(&s->proxy_stop, 0);
@@ -255,15 +297,8 @@ void eth_sample_close(struct eth_sample *s)
 		atomic_store(&s->proxy_stop, 1);
 		pthread_join(s->proxy_thread, NULL);
 	}
-	if (s->txq != NULL) {
-		if (s->h != NULL)
-			(void)doca_ctx_stop(doca_eth_txq_as_doca_ctx(s->txq));
-		(void)doca_eth_txq_destroy(s->txq);
-	}
-	if (s->mmap != NULL) {
-		(void)doca_mmap_stop(s->mmap);
-		(void)doca_mmap_destroy(s->mmap);
-	}
+	eth_sample_txq_close(s->txq, s->h != NULL);
+	eth_sample_mmap_close(s->mmap);
 	if (s->status_dev != NULL)
 		(void)doca_gpu_mem_free(s->gpu, s->status_dev);
 	if (s->frames != NULL)

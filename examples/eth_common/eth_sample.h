@@ -86,6 +86,25 @@ int eth_sample_frames(struct eth_sample *s, uint32_t total, uint32_t len, uint32
  */
 int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time, int proxy);
 
+/*
+ * A started send queue as eth_sample_txq's, in *@p txq with its device handle *@p h (the caller's
+ * to close with eth_sample_txq_close; a proxy thread is eth_sample_txq's alone). *@p h stays NULL
+ * unless the queue started.
+ */
+int eth_sample_txq_make(struct eth_sample *s, uint32_t burst, int wait_on_time, int proxy, struct doca_eth_txq **txq,
+			struct doca_gpu_eth_txq **h);
+/* Stops (when @p started) and destroys @p txq; NULL is fine. */
+void eth_sample_txq_close(struct doca_eth_txq *txq, int started);
+
+/*
+ * @p len bytes at @p addr (GPU or host memory) registered with the sample's device, read-write:
+ * the started *@p mmap and, when @p mkey is not NULL, its key. On failure *@p mmap is what was
+ * made (close it with eth_sample_mmap_close).
+ */
+int eth_sample_mmap(struct eth_sample *s, void *addr, size_t len, struct doca_mmap **mmap, uint32_t *mkey);
+/* Stops and destroys @p mmap; NULL is fine. */
+void eth_sample_mmap_close(struct doca_mmap *mmap);
+
 /* Prints the software NIC port's counters (nothing on a ConnectX). */
 void eth_sample_port_stats(struct eth_sample *s);
 

@@ -30,26 +30,7 @@ enum gpp_class {
 	GPP_UDP = 0,
 	GPP_TCP = 1,
 	GPP_ICMP = 2,
-};
-
-/* One queue's counters (the semaphore's custom info); cumulative. */
-struct gpp_stats {
-	uint64_t packets, bytes;
-	uint64_t a, b, c;            /* UDP: dns, other, -; TCP: syn, fin, http; ICMP: echo requests, replies sent, - */
-};
-
-struct gpp_queue_args {
-	struct doca_gpu_eth_rxq *rxq;
-	struct doca_gpu_semaphore_gpu *sem;  /* item 0: this queue's statistics */
-	uint32_t cls;                        /* enum gpp_class */
-};
-
-struct gpp_args {
-	struct gpp_queue_args q[2 * GPP_MAX_QUEUES + 1];
-	uint32_t nq;                         /* queues per class (UDP, TCP) */
-	struct doca_gpu_eth_txq *txq;        /* ICMP replies */
-	volatile uint32_t *exit_flag;
-	int32_t *status;                     /* 0, or the first receive or send error */
+	GPP_HTTP = 3,   /* -s: the HTTP queues (established connections to port 80) */
 };
 
 OGDA_DEV_FN uint16_t gpp_rd16(const uint8_t *p)
@@ -68,6 +49,35 @@ OGDA_DEV_FN const uint8_t *gpp_l4(const uint8_t *p, uint32_t len, uint8_t proto)
 	return 14u + ihl + 8u <= len ? p + 14 + ihl : 0;
 }
 
+#include "gpp_http.h"
+
+/* One queue's counters (the semaphore's custom info); cumulative. */
+struct gpp_stats {
+	uint64_t packets, bytes;
+	uint64_t a, b, c;            /* UDP: dns, other, -; TCP: syn, fin, http; ICMP: echo requests, replies sent, -;
+	                                HTTP: GETs handed to the server, GETs not handed over (an error), - */
+};
+
+struct gpp_queue_args {
+	struct doca_gpu_eth_rxq *rxq;
+	struct doca_gpu_semaphore_gpu *sem;  /* item 0: this queue's statistics */
+	uint32_t cls;                        /* enum gpp_class */
+};
+
+/* Receive queues: UDP [0, nq), TCP [nq, 2 nq), ICMP 2 nq, HTTP (with -s) [2 nq + 1, 3 nq + 1). */
+#define GPP_QUEUES_MAX (3 * GPP_MAX_QUEUES + 1)
+
+struct gpp_args {
+	struct gpp_queue_args q[GPP_QUEUES_MAX];
+	uint32_t nq;                         /* queues per class (UDP, TCP, HTTP) */
+	uint32_t http;                       /* 1: the HTTP server mode */
+	struct gpp_http_queue hq[GPP_MAX_QUEUES]; /* HTTP mode: HTTP queue i's server side */
+	struct gpp_http_pages pages;
+	struct doca_gpu_eth_txq *txq;        /* ICMP replies */
+	volatile uint32_t *exit_flag;
+	int32_t *status;                     /* 0, or the first receive or send error */
+};
+
 /* Counts one packet of class @cls into @s. */
 OGDA_DEV_FN void gpp_classify(uint32_t cls, const uint8_t *p, uint32_t len, struct gpp_stats *s)
 {
@@ -75,6 +85,8 @@ OGDA_DEV_FN void gpp_classify(uint32_t cls, const uint8_t *p, uint32_t len, stru
 
 	s->packets++;
 	s->bytes += len;
+	if (cls == GPP_HTTP)
+		return; /* packets and bytes only: the HTTP receiver counts GETs */
 	if (cls == GPP_UDP) {
 		l4 = gpp_l4(p, len, 17);
 		if (l4 != 0 && (gpp_rd16(l4) == 53 || gpp_rd16(l4 + 2) == 53))
@@ -155,7 +167,10 @@ OGDA_DEV_FN void gpp_publish(const struct gpp_queue_args *q, const struct gpp_st
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Launches the three persistent kernels (UDP, TCP: a block per queue; ICMP: one warp). 0 or -1. */
+/*
+ * Launches the persistent kernels (UDP, TCP: a block per queue; ICMP: one warp; with HTTP: a block
+ * per HTTP queue and a server warp per HTTP queue). 0 or -1.
+ */
 int gpp_launch(const struct gpp_args *a);
 #ifdef __cplusplus
 }

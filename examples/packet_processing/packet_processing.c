@@ -9,8 +9,13 @@
  * the end. On a GPU the receivers are kernels (gpp_launch); otherwise host threads run the same
  * per-packet code through the C cores.
  *
- * Options: -q QUEUES (1..4 per class, default 1), -t SECONDS (default 10), and -n DEV, -g GPU_PCI,
- * -i IFACE as the other Ethernet samples. The HTTP server mode of the SDK application is not built.
+ * -s: the HTTP server mode. TCP connection set-up and tear-down to port 80 go to CPU receive
+ * queues, where a CPU thread answers them and steers each accepted connection to the HTTP queues
+ * (gpp_tcp_cpu.h); their receivers hand every GET to a server (a warp per HTTP queue on a GPU)
+ * through a semaphore, which answers with one of three pages (gpp_http.h).
+ *
+ * Options: -q QUEUES (1..4 per class, default 1), -t SECONDS (default 10), -s, and -n DEV,
+ * -g GPU_PCI, -i IFACE as the other Ethernet samples.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -25,15 +30,18 @@
 #include "eth_sample.h"
 #include "ex_cuda.h"
 #include "gpp.h"
+#include "gpp_http_host.h"
+#include "gpp_tcp_cpu.h"
 #include "sample_util.h"
 
-#define NQ_MAX (2 * GPP_MAX_QUEUES + 1)
+#define NQ_MAX GPP_QUEUES_MAX
 
-static const char *const class_name[] = {"UDP", "TCP", "ICMP"};
+static const char *const class_name[] = {"UDP", "TCP", "ICMP", "HTTP"};
 
 struct cfg {
 	struct eth_sample_opts o;
 	uint64_t nq, seconds;
+	int http;
 };
 
 struct app {
@@ -43,6 +51,8 @@ struct app {
 	struct eth_flow_sample flow;
 	struct gpp_args a;
 	struct gpp_stats seen[NQ_MAX];
+	struct gpp_http_host http;
+	struct gpp_tcp_cpu *cpu;
 	void *flag_dev, *flag_cpu, *status_dev, *status_cpu;
 	uint32_t nq_total;
 };
@@ -53,7 +63,7 @@ static int parse(int argc, char **argv, struct cfg *c)
 
 	*c = (struct cfg){.nq = 1, .seconds = 10};
 	eth_sample_opts_default(&c->o);
-	while ((o = getopt(argc, argv, ETH_SAMPLE_OPTSTRING "q:t:h")) != -1) {
+	while ((o = getopt(argc, argv, ETH_SAMPLE_OPTSTRING "q:t:sh")) != -1) {
 		r = eth_sample_opt(o, optarg, &c->o);
 		if (r < 0)
 			return -1;
@@ -63,7 +73,11 @@ static int parse(int argc, char **argv, struct cfg *c)
 			continue;
 		if (o == 't' && sample_parse_u64("-t", optarg, 1, 86400, 0, &c->seconds) == 0)
 			continue;
-		fprintf(stderr, "usage: gpu_packet_processing [-n DEV] [-g GPU_PCI] [-i IFACE] [-q QUEUES] [-t SECONDS] [-v]\n");
+		if (o == 's') {
+			c->http = 1;
+			continue;
+		}
+		fprintf(stderr, "usage: gpu_packet_processing [-n DEV] [-g GPU_PCI] [-i IFACE] [-q QUEUES] [-t SECONDS] [-s] [-v]\n");
 		return -1;
 	}
 	return 0;
@@ -88,28 +102,48 @@ static int make_sem(struct app *p, uint32_t i)
 	return 0;
 }
 
+/* Queue i's class and id: UDP [0, nq), TCP [nq, 2 nq), ICMP 2 nq, HTTP [2 nq + 1, 3 nq + 1). */
+static uint32_t queue_class(uint32_t i, uint32_t nq, uint16_t *id)
+{
+	if (i < nq) {
+		*id = (uint16_t)i;
+		return GPP_UDP;
+	}
+	if (i < 2 * nq) {
+		*id = (uint16_t)(GPP_MAX_QUEUES + i - nq);
+		return GPP_TCP;
+	}
+	if (i == 2 * nq) {
+		*id = GPP_ICMP_QUEUE_ID;
+		return GPP_ICMP;
+	}
+	*id = (uint16_t)(GPP_HTTP_QUEUE_ID0 + i - 2 * nq - 1);
+	return GPP_HTTP;
+}
+
 static int setup(struct app *p, const struct cfg *c)
 {
-	uint16_t udp[GPP_MAX_QUEUES], tcp[GPP_MAX_QUEUES], icmp = GPP_ICMP_QUEUE_ID;
-	uint32_t i, nq = (uint32_t)c->nq;
+	uint16_t ids[4][GPP_MAX_QUEUES], icmp = GPP_ICMP_QUEUE_ID, id = 0;
+	uint32_t i, nq = (uint32_t)c->nq, cls;
 
-	p->nq_total = 2 * nq + 1;
+	p->nq_total = (c->http ? 3 : 2) * nq + 1;
 	p->a.nq = nq;
 	for (i = 0; i < p->nq_total; i++) {
-		uint16_t id = i < nq ? (uint16_t)i : i < 2 * nq ? (uint16_t)(GPP_MAX_QUEUES + i - nq) : GPP_ICMP_QUEUE_ID;
-
-		if (i < nq)
-			udp[i] = id;
-		else if (i < 2 * nq)
-			tcp[i - nq] = id;
+		cls = queue_class(i, nq, &id);
+		if (cls != GPP_ICMP)
+			ids[cls][cls == GPP_HTTP ? i - 2 * nq - 1 : i % nq] = id;
 		if (eth_rxq_sample_start(&p->s, &p->q[i], GPP_PKTS, GPP_PKT_SIZE, id) != 0 || make_sem(p, i) != 0)
 			return -1;
 		p->a.q[i].rxq = p->q[i].h;
-		p->a.q[i].cls = i < nq ? GPP_UDP : i < 2 * nq ? GPP_TCP : GPP_ICMP;
+		p->a.q[i].cls = cls;
 	}
-	if (eth_flow_sample_start(&p->s, &p->flow) != 0 || eth_flow_sample_class(&p->flow, DOCA_FLOW_L4_META_UDP, udp, (int)nq) ||
-	    eth_flow_sample_class(&p->flow, DOCA_FLOW_L4_META_TCP, tcp, (int)nq) != 0 ||
-	    eth_flow_sample_class(&p->flow, DOCA_FLOW_L4_META_ICMP, &icmp, 1) != 0 || eth_flow_sample_commit(&p->flow) != 0)
+	if (c->http && (gpp_http_setup(&p->s, nq, &p->a, &p->http) != 0 || gpp_tcp_cpu_create(&p->s, nq, &p->cpu) != 0))
+		return -1;
+	if (eth_flow_sample_start(&p->s, &p->flow) != 0 ||
+	    eth_flow_sample_class(&p->flow, DOCA_FLOW_L4_META_UDP, ids[GPP_UDP], (int)nq) ||
+	    eth_flow_sample_class(&p->flow, DOCA_FLOW_L4_META_TCP, ids[GPP_TCP], (int)nq) != 0 ||
+	    eth_flow_sample_class(&p->flow, DOCA_FLOW_L4_META_ICMP, &icmp, 1) != 0 ||
+	    (c->http && gpp_tcp_cpu_flow(p->cpu, &p->flow, ids[GPP_HTTP], nq) != 0) || eth_flow_sample_commit(&p->flow) != 0)
 		return -1;
 	/* the ICMP replies' send queue: IPv4 header checksums by the NIC */
 	if (eth_sample_txq(&p->s, 4 * GPP_ICMP_RECV_MAX, 0, 0) != 0)
@@ -140,8 +174,9 @@ static void *host_worker_main(void *arg)
 	const struct gpp_queue_args *q = &a->q[w->qi];
 	static __thread struct doca_gpu_dev_eth_rxq_attr attr[GPP_RECV_MAX];
 	struct gpp_stats total = {0, 0, 0, 0, 0};
+	struct gpp_http_req r;
 	uint64_t first = 0;
-	uint32_t num = 0, i, done = 0;
+	uint32_t num = 0, i, done = 0, slot = 0;
 	int rc;
 
 	while (__atomic_load_n(a->exit_flag, __ATOMIC_ACQUIRE) == 0) {
@@ -154,6 +189,14 @@ static void *host_worker_main(void *arg)
 
 			if (q->cls != GPP_ICMP) {
 				gpp_classify(q->cls, pk, attr[i].bytes, &total);
+				if (q->cls != GPP_HTTP || !gpp_http_parse(pk, attr[i].bytes, &r))
+					continue;
+				if (gpp_http_hand_over(&a->hq[w->qi - 2 * a->nq - 1], slot++ % GPP_HTTP_SLOTS, &r) == 0) {
+					total.a++;
+				} else {
+					total.b++;
+					rc = rc != 0 ? rc : -(int)DOCA_ERROR_TIME_OUT;
+				}
 				continue;
 			}
 			total.packets++;
@@ -205,7 +248,8 @@ static void collect(struct app *p, int print)
 
 static void report(const struct app *p)
 {
-	struct gpp_stats t[3];
+	struct gpp_stats t[4];
+	struct gpp_tcp_cpu_stats cs;
 	uint32_t i;
 
 	memset(t, 0, sizeof(t));
@@ -223,6 +267,15 @@ static void report(const struct app *p)
 	       (unsigned long long)t[0].packets, (unsigned long long)t[0].a, (unsigned long long)t[0].b,
 	       (unsigned long long)t[1].packets, (unsigned long long)t[1].a, (unsigned long long)t[1].b,
 	       (unsigned long long)t[1].c, (unsigned long long)t[2].packets, (unsigned long long)t[2].b);
+	if (p->cpu == NULL)
+		return;
+	gpp_tcp_cpu_get_stats(p->cpu, &cs);
+	printf("gpu_packet_processing: HTTP %llu packets (%llu GET to the server, %llu pages sent), CPU %llu packets "
+	       "(%llu SYN, %llu FIN, %llu RST; %llu sessions opened, %llu closed; %llu answers, %llu failures)\n",
+	       (unsigned long long)t[3].packets, (unsigned long long)t[3].a, (unsigned long long)gpp_http_answers(&p->http),
+	       (unsigned long long)cs.packets, (unsigned long long)cs.syn, (unsigned long long)cs.fin,
+	       (unsigned long long)cs.rst, (unsigned long long)cs.opened, (unsigned long long)cs.closed,
+	       (unsigned long long)cs.answers, (unsigned long long)cs.failures);
 }
 
 static uint64_t mono_ms(void)
@@ -236,9 +289,10 @@ static uint64_t mono_ms(void)
 static int run(struct app *p, const struct cfg *c)
 {
 	struct host_worker w[NQ_MAX];
-	pthread_t t[NQ_MAX];
+	struct gpp_http_server_arg sa[GPP_MAX_QUEUES];
+	pthread_t t[NQ_MAX + GPP_MAX_QUEUES];
 	uint64_t end = mono_ms() + c->seconds * 1000u, next = mono_ms() + 1000u, ns = 0;
-	uint32_t i, started = 0;
+	uint32_t i, started = 0, threads = p->s.on_gpu ? 0 : p->nq_total + (c->http ? p->a.nq : 0);
 	int rc = 0;
 
 	p->a.exit_flag = p->s.on_gpu ? p->flag_dev : p->flag_cpu;
@@ -249,17 +303,27 @@ static int run(struct app *p, const struct cfg *c)
 			return -1;
 		}
 	} else {
-		for (i = 0; i < p->nq_total; i++) {
-			w[i] = (struct host_worker){.p = p, .qi = i};
-			if (pthread_create(&t[i], NULL, host_worker_main, &w[i]) != 0)
+		for (i = 0; i < threads; i++) {
+			int e;
+
+			if (i < p->nq_total) {
+				w[i] = (struct host_worker){.p = p, .qi = i};
+				e = pthread_create(&t[i], NULL, host_worker_main, &w[i]);
+			} else {
+				sa[i - p->nq_total] = (struct gpp_http_server_arg){.a = &p->a, .qi = i - p->nq_total};
+				e = pthread_create(&t[i], NULL, gpp_http_server_main, &sa[i - p->nq_total]);
+			}
+			if (e != 0)
 				break;
 			started++;
 		}
 	}
-	printf("gpu_packet_processing: ready: %u UDP, %u TCP and 1 ICMP queue (%s)\n", p->a.nq, p->a.nq,
-	       p->s.on_gpu ? "GPU kernels" : "host threads");
+	if (c->http && gpp_tcp_cpu_start(p->cpu) != 0)
+		threads = UINT32_MAX; /* not ready: leave at once */
+	printf("gpu_packet_processing: ready: %u UDP, %u TCP and 1 ICMP queue%s (%s)\n", p->a.nq, p->a.nq,
+	       c->http ? ", HTTP server on port 80" : "", p->s.on_gpu ? "GPU kernels" : "host threads");
 	fflush(stdout);
-	while (mono_ms() < end && *(volatile int32_t *)p->status_cpu == 0 && started == (p->s.on_gpu ? 0 : p->nq_total)) {
+	while (mono_ms() < end && *(volatile int32_t *)p->status_cpu == 0 && started == threads) {
 		struct timespec ts = {0, 20000000};
 
 		nanosleep(&ts, NULL);
@@ -272,6 +336,7 @@ static int run(struct app *p, const struct cfg *c)
 		rc = ex_cuda_end(10, &ns);
 	for (i = 0; i < started; i++)
 		pthread_join(t[i], NULL);
+	gpp_tcp_cpu_stop(p->cpu);
 	collect(p, 0);
 	if (*(volatile int32_t *)p->status_cpu != 0) {
 		sample_err("a receiver failed (%d)", *(volatile int32_t *)p->status_cpu);
@@ -297,7 +362,10 @@ int main(int argc, char **argv)
 		report(&p);
 		rc = 0;
 	}
+	gpp_tcp_cpu_stop(p.cpu); /* no flow entry changes from here */
 	eth_flow_sample_close(&p.flow);
+	gpp_tcp_cpu_destroy(p.cpu);
+	gpp_http_close(&p.s, &p.http);
 	for (i = 0; i < NQ_MAX; i++) {
 		eth_rxq_sample_close(&p.s, &p.q[i]);
 		if (p.sem[i] != NULL) {

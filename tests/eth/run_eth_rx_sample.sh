@@ -8,6 +8,11 @@
 #   run_eth_rx_sample.sh process <gpu_packet_processing> [options...]
 #       5 pings (every one answered from the device path), 20 UDP datagrams (4 to port 53), and TCP
 #       connection attempts; the sample's counts must show them.
+#   run_eth_rx_sample.sh http <gpu_packet_processing> [options...]
+#       the HTTP server mode (-s): three pages (index, contacts, a 404) fetched from the
+#       application over Linux TCP (curl when installed, else bash's /dev/tcp reading the
+#       Content-Length's bytes; OGDA_HTTP_CLIENT=bash forces the latter), whose CPU accepts and closes the connections and whose device
+#       path answers the GETs; the bodies, the status codes and the application's counts must match.
 # Exits 77 (skipped, said on stderr) where namespaces, iproute2 or ping are unavailable.
 set -u
 mode=$1
@@ -37,9 +42,11 @@ ip addr add 10.77.0.2/24 dev ogda1
 mac=$(ip -o link show ogda0 | awk '{ for (i = 1; i < NF; i++) if ($i == "link/ether") print $(i + 1) }')
 ip neigh replace 10.77.0.1 lladdr "$mac" dev ogda1
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.body"' EXIT
 if [ "$mode" = receive ]; then
   "$bin" -n swnic0 -i ogda0 -c 64 -t 30 "$@" >"$out" 2>&1 &
+elif [ "$mode" = http ]; then
+  "$bin" -n swnic0 -i ogda0 -t 8 -s "$@" >"$out" 2>&1 &
 else
   "$bin" -n swnic0 -i ogda0 -t 6 "$@" >"$out" 2>&1 &
 fi
@@ -67,6 +74,45 @@ if [ "$mode" = receive ]; then
   case " $* " in *" -S "*) grep -q ": ready: .*striding" "$out" || { echo "FAIL: the queue is not striding" >&2; exit 1; } ;; esac
   case " $* " in *" -M "*) grep -q ": ready: .*MCST queue" "$out" || { echo "FAIL: no MCST queue" >&2; exit 1; } ;; esac
   echo "PASS: 64 datagrams from Linux reached the device receive path"
+elif [ "$mode" = http ]; then
+  fail() { echo "FAIL: $*" >&2; kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; cat "$out"; exit 1; }
+  # get PATH: the status code, then the body; the connection is closed by the client
+  get() {
+    if [ "${OGDA_HTTP_CLIENT:-}" != bash ] && command -v curl >/dev/null 2>&1; then
+      curl -sS --max-time 5 -o "$out.body" -w '%{http_code}\n' "http://10.77.0.1$1" && cat "$out.body"
+      return
+    fi
+    local status line len=0 body
+    exec 3<>/dev/tcp/10.77.0.1/80 || return 1
+    printf 'GET %s HTTP/1.1\r\nHost: 10.77.0.1\r\n\r\n' "$1" >&3
+    IFS= read -r -t 5 status <&3 || return 1
+    while IFS= read -r -t 5 line <&3; do
+      line=${line%$'\r'}
+      [ -z "$line" ] && break
+      case "$line" in Content-Length:*) len=${line#*: } ;; esac
+    done
+    IFS= read -r -d '' -N "$len" -t 5 body <&3
+    exec 3<&- 3>&-
+    echo "$status" | cut -d' ' -f2
+    printf '%s\n' "$body"
+  }
+  index=$(get /) || fail "GET / failed: $index"
+  contacts=$(get /contacts.html) || fail "GET /contacts.html failed: $contacts"
+  missing=$(get /missing) || fail "GET /missing failed: $missing"
+  code=$(echo "$missing" | head -n 1)
+  # a connection to another port is not the CPU's: the GPU's TCP queues count its SYN
+  timeout 0.3 bash -c "exec 3<>/dev/tcp/10.77.0.1/81" 2>/dev/null || true
+  wait "$pid" || rc=$?
+  cat "$out"
+  echo "$index" | grep -q "<h1>GPU packet processing</h1>" || fail "the index page is not what came back: $index"
+  echo "$contacts" | grep -q "<h1>Contacts</h1>" || fail "the contacts page is not what came back: $contacts"
+  [ "$code" = 404 ] || fail "GET /missing answered $code, want 404"
+  [ "$rc" -eq 0 ] || fail "the application exited with $rc"
+  grep -q "HTTP [0-9]* packets (3 GET to the server, 3 pages sent)" "$out" || fail "not 3 GETs answered by the device path"
+  grep -q "3 sessions opened, 3 closed; [0-9]* answers, 0 failures" "$out" || fail "the CPU did not open and close 3 sessions cleanly"
+  syn=$(sed -n 's/.*TCP [0-9]* packets (\([0-9]*\) SYN.*/\1/p' "$out")
+  [ "${syn:-0}" -ge 1 ] || fail "the SYN to port 81 did not reach the GPU's TCP queues"
+  echo "PASS: three pages fetched over Linux TCP from the device path's HTTP server"
 else
   pings=$(ping -c 5 -i 0.2 -W 2 10.77.0.1 2>&1 || true)
   for k in $(seq 0 19); do
