@@ -42,6 +42,8 @@ struct fake_rdma_core_counts {
 struct fake_rdma_core_last {
 	uint32_t open_flags;                   /* mlx5dv_context_attr.flags */
 	struct ogda_mlx5dv_umem_in umem_in;    /* mlx5dv_devx_umem_reg_ex */
+	void *umem_addr;                       /* mlx5dv_devx_umem_reg */
+	size_t umem_size;
 	uint64_t dmabuf_offset, dmabuf_iova;   /* ibv_reg_dmabuf_mr */
 	size_t dmabuf_len;
 	int dmabuf_fd, dmabuf_access;
@@ -72,6 +74,12 @@ void fake_rdma_core_fail_next(int err);
 void fake_rdma_core_set_old_kernel(bool on);
 /* MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED as rdma-core 45+ (true, the default) or older (EOPNOTSUPP). */
 void fake_rdma_core_set_nc_dedicated(bool supported);
+/*
+ * Makes dmabuf fd @fd stand for the host memory at @base (what a host GPU handle's "GPU memory"
+ * is): a dmabuf umem of that fd is then the software NIC's umem of base + offset, so queues placed
+ * in it run. base NULL clears it. Other dmabuf umems stay ids the software NIC does not know.
+ */
+void fake_rdma_core_set_dmabuf_backing(int fd, void *base);
 /* ibv_get_device_list returns NULL with this errno (0: the two devices). */
 void fake_rdma_core_set_list_errno(int err);
 /* Port 1 as ibv_query_port reports it (defaults: the software NIC's: 4096 / 4096). */

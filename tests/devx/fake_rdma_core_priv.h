@@ -31,6 +31,8 @@ struct fake_state {
 	int list_errno;
 	enum ibv_mtu max_mtu, active_mtu;
 	uint32_t next_dmabuf_id;
+	int backing_fd;             /* fake_rdma_core_set_dmabuf_backing: this dmabuf fd ... */
+	void *backing_base;         /* ... stands for host memory here */
 	struct fake_channel *channels[FAKE_MAX_CHANNELS];
 };
 
