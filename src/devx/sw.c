@@ -464,6 +464,8 @@ static const struct ogda_devx_ops sw_ops = {
 	.event_subscribe = sw_event_subscribe,
 	.event_read = sw_event_read,
 	.resolve_rmac = sw_resolve_rmac,
+	.rx_root_attach = sw_rx_root_attach,
+	.rx_root_detach = sw_rx_root_detach,
 };
 
 doca_error_t ogda_devx_sw_open(uint32_t index, struct ogda_devx **dev)

@@ -35,7 +35,7 @@
 
 /* Live objects, to check that every path releases what it took. */
 struct fake_rdma_core_counts {
-	int contexts, pds, mrs, umems, uars, objs, channels, ahs;
+	int contexts, pds, mrs, umems, uars, objs, channels, ahs, matchers, flows;
 };
 
 /* Arguments of the last call of some entry points, for exact checks. */
@@ -55,7 +55,32 @@ struct fake_rdma_core_last {
 	uint16_t sub_types[16];
 	uint32_t sub_obj_num;
 	uint32_t eqn_vector;                   /* mlx5dv_devx_query_eqn */
+	/* mlx5dv_create_flow_matcher */
+	int matcher_type;                      /* enum ibv_flow_attr_type */
+	uint32_t matcher_flags;
+	uint16_t matcher_priority;
+	uint8_t matcher_criteria;              /* match_criteria_enable */
+	uint64_t matcher_comp_mask;
+	int matcher_ft_type;                   /* enum mlx5dv_flow_table_type */
+	size_t matcher_mask_sz;
+	bool matcher_mask_zero;                /* every byte of the mask 0 */
+	/* mlx5dv_create_flow */
+	size_t flow_num_actions;
+	int flow_action_type;                  /* enum mlx5dv_flow_action_type of action 0 */
+	const struct mlx5dv_devx_obj *flow_dest;/* action 0's DevX object */
+	uint32_t flow_dest_id;                 /* that object's number (a flow table id) */
+	size_t flow_value_sz;
+	bool flow_value_zero;
+	int flows_destroyed, matchers_destroyed;
 };
+
+/*
+ * Steering rules (fake_rdma_core_flow.c): mlx5dv_create_flow_matcher / mlx5dv_create_flow and
+ * their destroys are recorded (struct fake_rdma_core_last, counts, a CMD_RX_ROOT log entry per rule
+ * made and destroyed). A NIC_RX rule matching everything whose action is DEST_DEVX to a flow table
+ * plays the kernel's root forwarding to that table: the software NIC behind the fake gets that
+ * table as its root (SET_FLOW_TABLE_ROOT, not logged), so frames are steered as on a ConnectX.
+ */
 
 /* Resets the fake (log, counts, knobs) and installs it. */
 void fake_rdma_core_install(void);

@@ -13,16 +13,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-/* rdma-core leaves this struct opaque: each provider (here, the fake) defines it. */
-struct mlx5dv_devx_obj {
-	struct fake_ctx *ctx;
-	uint16_t create_opcode;
-	uint32_t id;
-	/* The destroy command, prepared at create as the kernel does (0 bytes: none known). */
-	uint8_t destroy_in[PRM_DESTROY_CMD_MAX];
-	size_t destroy_len;
-};
-
 struct fake_umem {
 	struct mlx5dv_devx_umem pub;
 	struct fake_ctx *ctx;
@@ -502,6 +492,7 @@ int fake_rdma_core_raise_event(uint8_t type, uint32_t obj_num)
 
 void fake_devx_fill(struct ogda_mlx5dv *dv)
 {
+	fake_flow_fill(dv);
 	dv->devx_general_cmd = fake_general_cmd;
 	dv->devx_obj_create = fake_obj_create;
 	dv->devx_obj_modify = fake_obj_modify;
