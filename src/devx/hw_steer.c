@@ -13,6 +13,8 @@
 #include "devx/hw_priv.h"
 
 #include "core/log.h"
+#include "devx/hw.h"
+#include "devx/rx_root_cmd.h"
 #include "prm/prm_flow_match.h"
 
 #include <errno.h>
@@ -105,6 +107,8 @@ doca_error_t hw_rx_root_attach(struct ogda_devx *dev, struct ogda_devx_obj *tabl
 
 	if (d == NULL || !hw_handle_ok(table, HW_TAG_OBJ, "flow table"))
 		return DOCA_ERROR_INVALID_VALUE;
+	if (ogda_devx_is_front(dev)) /* the software NIC behind the front end: no kernel owns its root */
+		return ogda_devx_rx_root_cmd_attach(dev, table, table_id, root);
 	if (root == NULL || table->kind != HW_OBJ_FLOW_TABLE || table->dev != d) {
 		OGDA_LOG_ERR("%s: rx_root_attach needs root and a flow table object of this device", d->base.name);
 		return DOCA_ERROR_INVALID_VALUE;
@@ -138,6 +142,8 @@ doca_error_t hw_rx_root_detach(struct ogda_devx_rx_root *root)
 	struct hw_dev *d;
 	int ret;
 
+	if (ogda_devx_rx_root_is_cmd(root))
+		return ogda_devx_rx_root_cmd_detach(root);
 	if (!hw_handle_ok(root, HW_TAG_RX_ROOT, "receive root"))
 		return DOCA_ERROR_INVALID_VALUE;
 	d = root->dev;

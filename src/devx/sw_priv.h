@@ -77,10 +77,6 @@ const char *sw_kind_name(enum sw_obj_kind kind);
 
 /* sw_obj.c: the object and general-command ops. */
 doca_error_t sw_general_cmd(struct ogda_devx *dev, const void *in, size_t inlen, void *out, size_t outlen);
-/* sw_rx_root.c: rx_root_attach / rx_root_detach (SET_FLOW_TABLE_ROOT). */
-doca_error_t sw_rx_root_attach(struct ogda_devx *dev, struct ogda_devx_obj *table, uint32_t table_id,
-			       struct ogda_devx_rx_root **root);
-doca_error_t sw_rx_root_detach(struct ogda_devx_rx_root *root);
 doca_error_t sw_obj_create(struct ogda_devx *dev, const void *in, size_t inlen, void *out, size_t outlen,
 			   struct ogda_devx_obj **obj);
 doca_error_t sw_obj_modify(struct ogda_devx_obj *obj, const void *in, size_t inlen, void *out, size_t outlen);

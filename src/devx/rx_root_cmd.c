@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * rx_root_attach / rx_root_detach of the software NIC (devx.h): the NIC has no kernel owning its
- * receive root, so the table becomes the root itself, with the command a ConnectX's owner (the
- * kernel) would send: SET_FLOW_TABLE_ROOT of the NIC RX table, and op_mod 1 with no table to
- * disconnect it (as Linux's fs_cmd.c). The commands go through dev->ops->general_cmd, so what
- * records or wraps the device's commands sees them.
+ * rx_root_attach / rx_root_detach by command (devx.h), for a NIC that no kernel stands in front
+ * of: the software NIC, in this process or behind OpenGDA's rdma-core front end (whose libmlx5 has
+ * no steering-rule functions, and passes DevX commands to the software NIC). The table becomes the
+ * root itself, with the command a ConnectX's owner (the kernel) would send: SET_FLOW_TABLE_ROOT of
+ * the NIC RX table, and op_mod 1 with no table to disconnect it (as Linux's fs_cmd.c). The commands
+ * go through dev->ops->general_cmd, so what records or wraps the device's commands sees them.
  */
-#include "devx/sw_priv.h"
+#include "devx/rx_root_cmd.h"
 
 #include "core/log.h"
 #include "prm/prm_cmd.h"
@@ -15,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ogda_devx_rx_root {
+/* The ConnectX binding's records start with their own tag (hw_steer.c), so detach can tell. */
+struct rx_root_cmd {
+	uint64_t tag;
 	struct ogda_devx *dev;
 	uint32_t table_id;
 };
@@ -43,10 +46,10 @@ static doca_error_t set_root(struct ogda_devx *dev, uint32_t table_id, bool on)
 	return err;
 }
 
-doca_error_t sw_rx_root_attach(struct ogda_devx *dev, struct ogda_devx_obj *table, uint32_t table_id,
+doca_error_t ogda_devx_rx_root_cmd_attach(struct ogda_devx *dev, struct ogda_devx_obj *table, uint32_t table_id,
 			       struct ogda_devx_rx_root **root)
 {
-	struct ogda_devx_rx_root *r;
+	struct rx_root_cmd *r;
 	doca_error_t err;
 
 	if (dev == NULL || table == NULL || root == NULL) {
@@ -63,21 +66,29 @@ doca_error_t sw_rx_root_attach(struct ogda_devx *dev, struct ogda_devx_obj *tabl
 		free(r);
 		return err;
 	}
+	r->tag = OGDA_RX_ROOT_CMD_TAG;
 	r->dev = dev;
 	r->table_id = table_id;
-	*root = r;
+	*root = (struct ogda_devx_rx_root *)(void *)r;
 	return DOCA_SUCCESS;
 }
 
-doca_error_t sw_rx_root_detach(struct ogda_devx_rx_root *root)
+doca_error_t ogda_devx_rx_root_cmd_detach(struct ogda_devx_rx_root *root)
 {
+	struct rx_root_cmd *r = (struct rx_root_cmd *)(void *)root;
 	doca_error_t err;
 
-	if (root == NULL) {
-		OGDA_LOG_ERR("rx_root_detach: root must not be NULL");
+	if (!ogda_devx_rx_root_is_cmd(root)) {
+		OGDA_LOG_ERR("rx_root_detach: not a receive root from rx_root_attach");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = set_root(root->dev, root->table_id, false);
-	free(root); /* the caller cannot retry a refused disconnect: the record goes either way */
+	err = set_root(r->dev, r->table_id, false);
+	memset(r, 0, sizeof(*r));
+	free(r); /* the caller cannot retry a refused disconnect: the record goes either way */
 	return err;
+}
+
+bool ogda_devx_rx_root_is_cmd(const struct ogda_devx_rx_root *root)
+{
+	return root != NULL && *(const uint64_t *)(const void *)root == OGDA_RX_ROOT_CMD_TAG;
 }
