@@ -2,7 +2,8 @@
 /*
  * rx_root_attach / rx_root_detach on the ConnectX binding over the fake rdma-core: the rule made
  * from the kernel's root (its matcher's type, priority and empty mask; the DEST_DEVX action naming
- * the flow table object), its removal, and every failure leaving nothing behind.
+ * the flow table object), its removal, every failure leaving nothing behind, and over OpenGDA's
+ * rdma-core front end the SET_FLOW_TABLE_ROOT command instead.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,11 +147,48 @@ static void test_failures(void **state)
 	assert_int_equal(f->ops->obj_destroy(t), DOCA_SUCCESS);
 }
 
+static void front_marker(void)
+{
+}
+
+/* Over OpenGDA's rdma-core front end (no steering rules; DevX reaches the software NIC): the command. */
+static void test_front_end_uses_command(void **state)
+{
+	struct hfx *f = *state;
+	struct ogda_rdma_core *rc = fake_rdma_core_table();
+	struct prm_set_flow_table_root_params p;
+	struct ogda_devx_rx_root *root = NULL;
+	struct ogda_devx_obj *t = NULL;
+	const struct cmd_log *log = fake_rdma_core_log();
+	uint32_t id = table(f, &t);
+	int m, n;
+
+	rc->ibv.opengda_front = front_marker; /* what marks the front end's libibverbs */
+	cmd_log_clear(fake_rdma_core_log());
+	assert_int_equal(f->ops->rx_root_attach(f->dev, t, id, &root), DOCA_SUCCESS);
+	assert_int_equal(log->n, 1);
+	assert_int_equal(log->e[0].kind, CMD_GENERAL);
+	assert_int_equal(prm_set_flow_table_root_in_parse(log->e[0].bytes, log->e[0].len, &p), DOCA_SUCCESS);
+	assert_int_equal(p.op_mod, 0);
+	assert_int_equal(p.table_type, PRM_FLOW_TABLE_NIC_RX);
+	assert_int_equal(p.table_id, id);
+	counts(&m, &n);
+	assert_int_equal(m + n, 0);
+	assert_int_equal(f->ops->rx_root_detach(root), DOCA_SUCCESS);
+	assert_int_equal(log->n, 2);
+	assert_int_equal(prm_set_flow_table_root_in_parse(log->e[1].bytes, log->e[1].len, &p), DOCA_SUCCESS);
+	assert_int_equal(p.op_mod, 1);
+	assert_int_equal(p.table_id, 0);
+	rc->ibv.opengda_front = NULL;
+	assert_int_equal(f->ops->obj_destroy(t), DOCA_SUCCESS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_attach_detach, hfx_setup, hfx_teardown),
 		cmocka_unit_test_setup_teardown(test_failures, hfx_setup, hfx_teardown),
+		cmocka_unit_test_setup_teardown(test_front_end_uses_command, hfx_setup, hfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
