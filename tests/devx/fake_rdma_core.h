@@ -67,8 +67,9 @@ struct fake_rdma_core_last {
 	/* mlx5dv_create_flow */
 	size_t flow_num_actions;
 	int flow_action_type;                  /* enum mlx5dv_flow_action_type of action 0 */
-	const struct mlx5dv_devx_obj *flow_dest;/* action 0's DevX object */
+	const struct mlx5dv_devx_obj *flow_dest;/* action 0's DevX object (compare only: it may be freed) */
 	uint32_t flow_dest_id;                 /* that object's number (a flow table id) */
+	uint16_t flow_dest_opcode;             /* and the command that created it (the object may be gone) */
 	size_t flow_value_sz;
 	bool flow_value_zero;
 	int flows_destroyed, matchers_destroyed;
@@ -81,6 +82,13 @@ struct fake_rdma_core_last {
  * plays the kernel's root forwarding to that table: the software NIC behind the fake gets that
  * table as its root (SET_FLOW_TABLE_ROOT, not logged), so frames are steered as on a ConnectX.
  */
+
+/*
+ * NULL when the last rule made is the receive root's for flow table @table_id: a NIC_RX matcher of
+ * type NORMAL, priority 0, no flags, an all-zero fte_match_param mask with criteria 0, and one
+ * DEST_DEVX action naming that flow table's object with an all-zero match value; else what differs.
+ */
+const char *fake_rdma_core_root_rule_check(uint32_t table_id);
 
 /* Resets the fake (log, counts, knobs) and installs it. */
 void fake_rdma_core_install(void);

@@ -4,6 +4,7 @@
 
 #include "prm/prm_cmd.h"
 #include "prm/prm_flow.h"
+#include "prm/prm_flow_match.h"
 #include "swnic/swnic_ctl.h"
 
 #include <errno.h>
@@ -110,6 +111,7 @@ static struct ibv_flow *fake_create_flow(struct mlx5dv_flow_matcher *matcher,
 	fake.last.flow_action_type = num_actions >= 1 ? (int)actions_attr[0].type : -1;
 	fake.last.flow_dest = dest;
 	fake.last.flow_dest_id = dest != NULL ? dest->id : 0;
+	fake.last.flow_dest_opcode = dest != NULL ? dest->create_opcode : 0;
 	fake.last.flow_value_sz = value != NULL ? value->match_sz : 0;
 	fake.last.flow_value_zero = value != NULL && all_zero(value);
 	pthread_mutex_unlock(&fake.lock);
@@ -164,4 +166,22 @@ void fake_flow_fill(struct ogda_mlx5dv *dv)
 	dv->destroy_flow_matcher = fake_destroy_flow_matcher;
 	dv->create_flow = fake_create_flow;
 	dv->destroy_flow = fake_destroy_flow;
+}
+
+const char *fake_rdma_core_root_rule_check(uint32_t table_id)
+{
+	const struct fake_rdma_core_last *l = &fake.last;
+
+	if (l->matcher_type != IBV_FLOW_ATTR_NORMAL || l->matcher_flags != 0 || l->matcher_priority != 0)
+		return "matcher: not a NORMAL rule of priority 0 without flags";
+	if (l->matcher_criteria != 0 || l->matcher_mask_sz != PRM_MATCH_PARAM_SIZE || !l->matcher_mask_zero)
+		return "matcher: not an empty fte_match_param mask with criteria 0";
+	if (l->matcher_comp_mask != MLX5DV_FLOW_MATCHER_MASK_FT_TYPE || l->matcher_ft_type != MLX5DV_FLOW_TABLE_TYPE_NIC_RX)
+		return "matcher: not of table type NIC_RX";
+	if (l->flow_num_actions != 1 || l->flow_action_type != MLX5DV_FLOW_ACTION_DEST_DEVX || l->flow_dest == NULL ||
+	    l->flow_dest_opcode != PRM_CMD_CREATE_FLOW_TABLE || l->flow_dest_id != table_id)
+		return "rule: not one DEST_DEVX action to the flow table object";
+	if (l->flow_value_sz != PRM_MATCH_PARAM_SIZE || !l->flow_value_zero)
+		return "rule: not an all-zero match value";
+	return NULL;
 }

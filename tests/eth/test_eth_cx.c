@@ -236,6 +236,26 @@ static void test_txq_doorbell_cycles(void **state)
 
 /* ---- queue memory in GPU memory ---- */
 
+/* The first page of f's buffer for local access on f's device; *mkey its key. */
+static struct doca_mmap *buf_mmap(struct ffx *f, uint32_t *mkey)
+{
+	struct doca_mmap *mm = NULL;
+
+	assert_int_equal(doca_mmap_create(&mm), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_add_dev(mm, f->dev), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_set_memrange(mm, f->buf, 4096), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_set_permissions(mm, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_start(mm), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_get_mkey(mm, f->dev, mkey), DOCA_SUCCESS);
+	return mm;
+}
+
+static void buf_mmap_destroy(struct doca_mmap *mm)
+{
+	assert_int_equal(doca_mmap_stop(mm), DOCA_SUCCESS);
+	assert_int_equal(doca_mmap_destroy(mm), DOCA_SUCCESS);
+}
+
 static void check_cqes_invalid(const uint8_t *cq, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
@@ -284,12 +304,7 @@ static void test_txq_gpu_mem_dmabuf(void **state)
 	assert_int_equal(doca_eth_txq_get_gpu_handle(t, &h), DOCA_SUCCESS);
 	h->qp.cq_sq.ogda_wait_timeout_ns = 5000000000ull;
 	h->qp.ogda_wait_timeout_ns = 5000000000ull;
-	assert_int_equal(doca_mmap_create(&mm), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_add_dev(mm, f->dev), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_set_memrange(mm, f->buf, 4096), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_set_permissions(mm, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_start(mm), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_get_mkey(mm, f->dev, &mkey), DOCA_SUCCESS);
+	mm = buf_mmap(f, &mkey);
 	memset(f->buf, 0xab, 128);
 	ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, opengda_mlx5_htobe32(mkey), 128,
 			     DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, OGDA_DEV_SHARE_EXCLUSIVE,
@@ -301,8 +316,7 @@ static void test_txq_gpu_mem_dmabuf(void **state)
 
 	assert_int_equal(doca_ctx_stop(doca_eth_txq_as_doca_ctx(t)), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_txq_destroy(t), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_stop(mm), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_destroy(mm), DOCA_SUCCESS);
+	buf_mmap_destroy(mm);
 	w.dmabuf_on = false;
 }
 
@@ -344,12 +358,7 @@ static void test_txq_gpu_mem_peermem(void **state)
 
 	assert_int_equal(doca_eth_txq_get_gpu_handle(t, &h), DOCA_SUCCESS);
 	h->qp.ogda_wait_timeout_ns = 5000000000ull;
-	assert_int_equal(doca_mmap_create(&mm), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_add_dev(mm, f->dev), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_set_memrange(mm, f->buf, 4096), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_set_permissions(mm, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_start(mm), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_get_mkey(mm, f->dev, &mkey), DOCA_SUCCESS);
+	mm = buf_mmap(f, &mkey);
 	for (int i = 0; i < 2; i++)
 		ogda_dev_eth_op_send(h, (uint64_t)(uintptr_t)f->buf, opengda_mlx5_htobe32(mkey), 100,
 				     DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, OGDA_DEV_SHARE_EXCLUSIVE,
@@ -365,8 +374,7 @@ static void test_txq_gpu_mem_peermem(void **state)
 	assert_int_equal(doca_ctx_stop(doca_eth_txq_as_doca_ctx(t)), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_txq_destroy(t), DOCA_SUCCESS);
 	assert_int_equal(doca_pe_destroy(pe), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_stop(mm), DOCA_SUCCESS);
-	assert_int_equal(doca_mmap_destroy(mm), DOCA_SUCCESS);
+	buf_mmap_destroy(mm);
 	w.dmabuf_on = false;
 }
 
