@@ -31,6 +31,7 @@ struct ogda_devx_mr;
 struct ogda_devx_umem;
 struct ogda_devx_uar;
 struct ogda_devx_event_channel;
+struct ogda_devx_rx_root;
 
 /* UAR page kinds (mlx5dv: BF = write-combining, NC = uncached). */
 enum ogda_devx_uar_type {
@@ -160,6 +161,18 @@ struct ogda_devx_ops {
 	 */
 	doca_error_t (*resolve_rmac)(struct ogda_devx *dev, uint8_t port, uint32_t sgid_index, const uint8_t dgid[16],
 				     uint8_t mac[6]);
+	/*
+	 * Steers every received frame into NIC RX flow table @table (an obj_create'd CREATE_FLOW_TABLE,
+	 * number @table_id) until rx_root_detach. The software NIC makes it its root table
+	 * (SET_FLOW_TABLE_ROOT; detach: the same command with op_mod 1). On a ConnectX the kernel owns
+	 * the NIC RX root and refuses that command through DevX: the table is reached from the kernel's
+	 * steering by an rdma-core rule that matches every frame and forwards to it (mlx5dv flow
+	 * matcher of type NIC_RX, empty criteria; mlx5dv_create_flow with a DEST_DEVX action); such a
+	 * table must have level 1 or more. Failures are logged; nothing stays attached.
+	 */
+	doca_error_t (*rx_root_attach)(struct ogda_devx *dev, struct ogda_devx_obj *table, uint32_t table_id,
+				       struct ogda_devx_rx_root **root);
+	doca_error_t (*rx_root_detach)(struct ogda_devx_rx_root *root);
 };
 
 /* Common head of every device implementation's state. */

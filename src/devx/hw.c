@@ -398,4 +398,6 @@ const struct ogda_devx_ops ogda_hw_ops = {
 	.event_subscribe = hw_event_subscribe,
 	.event_read = hw_event_read,
 	.resolve_rmac = hw_resolve_rmac,
+	.rx_root_attach = hw_rx_root_attach,
+	.rx_root_detach = hw_rx_root_detach,
 };

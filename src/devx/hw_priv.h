@@ -152,6 +152,10 @@ doca_error_t hw_event_subscribe(struct ogda_devx_event_channel *ch, struct ogda_
 				const uint16_t *types, size_t ntypes, uint64_t cookie);
 doca_error_t hw_event_read(struct ogda_devx_event_channel *ch, struct ogda_devx_event *ev);
 
+/* hw_steer.c: the receive root through an rdma-core steering rule (devx.h rx_root_attach). */
+doca_error_t hw_rx_root_attach(struct ogda_devx *dev, struct ogda_devx_obj *table, uint32_t table_id,
+			       struct ogda_devx_rx_root **root);
+doca_error_t hw_rx_root_detach(struct ogda_devx_rx_root *root);
 doca_error_t hw_resolve_rmac(struct ogda_devx *dev, uint8_t port, uint32_t sgid_index, const uint8_t dgid[16],
 			     uint8_t mac[6]);
 

@@ -64,6 +64,12 @@ static void ibv_load(void)
 		ibv_result = ogda_dl_resolve(handle, syms, COUNT_OF(syms));
 }
 
+/* The flow's context op, reached through rdma-core's inline (no library symbol to resolve). */
+static int destroy_flow(struct ibv_flow *flow)
+{
+	return ibv_destroy_flow(flow);
+}
+
 static void mlx5_load(void)
 {
 	struct ogda_mlx5dv *d = &loaded.dv;
@@ -86,12 +92,17 @@ static void mlx5_load(void)
 		{"mlx5dv_devx_destroy_event_channel", (void **)&d->devx_destroy_event_channel, true},
 		{"mlx5dv_devx_subscribe_devx_event", (void **)&d->devx_subscribe_devx_event, true},
 		{"mlx5dv_devx_get_event", (void **)&d->devx_get_event, true},
+		{"mlx5dv_create_flow_matcher", (void **)&d->create_flow_matcher, true},
+		{"mlx5dv_destroy_flow_matcher", (void **)&d->destroy_flow_matcher, true},
+		{"mlx5dv_create_flow", (void **)&d->create_flow, true},
 	};
 	void *handle = NULL;
 
 	mlx5_result = ogda_runtime_lib_open(OGDA_LIB_MLX5, &handle);
 	if (mlx5_result == DOCA_SUCCESS)
 		mlx5_result = ogda_dl_resolve(handle, syms, COUNT_OF(syms));
+	if (mlx5_result == DOCA_SUCCESS && d->create_flow != NULL)
+		d->destroy_flow = destroy_flow;
 }
 
 void ogda_rdma_core_override(const struct ogda_rdma_core *table)

@@ -112,6 +112,17 @@ struct ogda_mlx5dv {
 					 uint16_t events_sz, uint16_t events_num[], uint64_t cookie);
 	ssize_t (*devx_get_event)(struct mlx5dv_devx_event_channel *channel,
 				  struct mlx5dv_devx_async_event_hdr *event_data, size_t event_resp_len);
+	/*
+	 * Steering rules in the kernel-owned tables (rx_root_attach). destroy_flow is not a symbol:
+	 * rdma-core destroys a flow with the inline ibv_destroy_flow (a context op), so the loaded
+	 * table points it at a function that calls that; a test double gives its own.
+	 */
+	struct mlx5dv_flow_matcher *(*create_flow_matcher)(struct ibv_context *context,
+							   struct mlx5dv_flow_matcher_attr *attr);
+	int (*destroy_flow_matcher)(struct mlx5dv_flow_matcher *matcher);
+	struct ibv_flow *(*create_flow)(struct mlx5dv_flow_matcher *matcher, struct mlx5dv_flow_match_parameters *value,
+					size_t num_actions, struct mlx5dv_flow_action_attr actions_attr[]);
+	int (*destroy_flow)(struct ibv_flow *flow);
 };
 
 struct ogda_rdma_core {

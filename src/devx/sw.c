@@ -2,6 +2,7 @@
 /* The device ops over the software NIC; see sw.h for where it differs from a ConnectX. */
 #include "devx/sw.h"
 #include "devx/sw_priv.h"
+#include "devx/rx_root_cmd.h"
 #include "devx/sw_steer_obj.h"
 
 #include "core/log.h"
@@ -464,6 +465,8 @@ static const struct ogda_devx_ops sw_ops = {
 	.event_subscribe = sw_event_subscribe,
 	.event_read = sw_event_read,
 	.resolve_rmac = sw_resolve_rmac,
+	.rx_root_attach = ogda_devx_rx_root_cmd_attach,
+	.rx_root_detach = ogda_devx_rx_root_cmd_detach,
 };
 
 doca_error_t ogda_devx_sw_open(uint32_t index, struct ogda_devx **dev)

@@ -19,6 +19,7 @@
 #include "doca_eth_txq_gpu_data_path.h"
 #include "doca_gpunetio_eth_def.h"
 #include "eth/eth_queue_mem.h"
+#include "gpunetio/gpunetio_priv.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -50,9 +51,10 @@ struct eth_txq_cpu {
 struct eth_txq_res {
 	struct eth_queue_mem qm;          /* SQ ring, CQ ring, DBRs, their umem, the CQ (eth_queue_mem.h) */
 	struct ogda_devx_uar *uar;
-	void *db_gpu;                     /* the doorbell register as device code reaches it */
+	struct ogda_gpu_db_map db_map;    /* what mapping the doorbell for device code took */
+	uint64_t *db_gpu;                 /* the doorbell register as device code reaches it */
 	uint64_t *db_cpu;                 /* the doorbell register as the CPU sees it */
-	uint32_t *dbr_cpu;                /* the SQ doorbell record word as the CPU sees it */
+	uint32_t *dbr_cpu;                /* the SQ doorbell record word as the CPU sees it (CPU proxy) */
 	struct ogda_devx_obj *td, *tis, *sq;
 	uint32_t tdn, tisn, sqn;
 	void *ready_slots;                /* readiness words of the send-queue protocol (device memory) */
@@ -62,7 +64,8 @@ struct eth_txq_res {
 	uint64_t *mailbox_cpu;
 	void *mailbox_gpu;
 	uint64_t last_pi;                 /* under proxy_lock */
-	uint8_t *cqes_cpu;                /* the CQ ring as the CPU sees it (events) */
+	uint8_t *cqes_cpu;                /* the CQ ring as the CPU sees it (events); NULL in GPU memory */
+	uint8_t *cqes_gpu;                /* the CQ ring's device address (events copy CQEs from it) */
 	uint32_t log_cqes;
 	uint64_t cpu_cq_ci;               /* CQEs the progress engine consumed */
 	struct eth_txq_cpu cpu;           /* CPU data path only */

@@ -5,11 +5,14 @@
 #include "core/log.h"
 #include "devx/devx.h"
 #include "devx/hw.h"
+#include "doca_gpunetio_verbs_def.h"
+#include "gpunetio/gpunetio_priv.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_cq.h"
 #include "sdk/sdk_forward.h"
 #include "verbs/verbs_priv.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define QMEM_ALIGN 4096u
@@ -25,24 +28,68 @@ doca_error_t eth_run_create(struct ogda_devx *devx, const void *in, size_t inlen
 	return err;
 }
 
+/* ogda_gpu_umem_register's registration: a device-interface umem of the range or of the dmabuf. */
+static doca_error_t umem_reg_gpu(void *arg, void *addr, size_t len, int dmabuf_fd)
+{
+	struct eth_queue_mem *qm = arg;
+
+	return qm->devx->ops->umem_reg(qm->devx, addr, len, OGDA_ACCESS_LOCAL_WRITE, dmabuf_fd, 0, &qm->umem,
+				       &qm->umem_id);
+}
+
+/*
+ * Whether the block is GPU memory: what a GPU or GPU_CPU allocation gives on a GPU (GPU_CPU without
+ * GDRCopy falls back to pinned host memory, which is registered as host memory), and on a host
+ * handle, whose "GPU memory" stands for it (this is how the GPU path runs without a GPU).
+ */
+static bool block_in_gpu(const struct eth_queue_mem *qm, enum doca_gpu_mem_type mtype)
+{
+	if (mtype == DOCA_GPU_MEM_TYPE_CPU_GPU)
+		return false;
+	return qm->gpu->info.is_host || ogda_gpu_is_device_ptr(qm->gpu, qm->mem_gpu);
+}
+
+/* The host copy the initial ring is written in: the CPU mapping, or a staging buffer. */
+static doca_error_t stage_init(struct eth_queue_mem *qm, size_t cq_off, uint32_t log_cqes, const char *what)
+{
+	size_t i;
+
+	qm->staged = qm->mem_cpu == NULL;
+	qm->stage = qm->staged ? malloc(qm->len) : qm->mem_cpu;
+	if (qm->stage == NULL) {
+		qm->staged = false;
+		OGDA_LOG_ERR("%s: out of memory for the %zu-byte host copy of the queue", what, qm->len);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	memset(qm->stage, 0, qm->len);
+	for (i = 0; i < ((size_t)1 << log_cqes); i++) /* every CQE invalid, owner 1: nothing to poll */
+		qm->stage[cq_off + i * 64u + 63u] = OPENGDA_MLX5_CQE_OP_OWN_INIT;
+	return DOCA_SUCCESS;
+}
+
+static void stage_drop(struct eth_queue_mem *qm)
+{
+	if (qm->staged)
+		free(qm->stage);
+	qm->stage = NULL;
+	qm->staged = false;
+}
+
 doca_error_t eth_queue_mem_alloc(struct eth_queue_mem *qm, enum doca_gpu_mem_type mtype, size_t len, size_t cq_off,
 				 uint32_t log_cqes, const char *what)
 {
+	size_t align = QMEM_ALIGN;
 	doca_error_t err;
-	size_t i;
 
 	if (ogda_devx_host_queues_only(qm->devx) && mtype != DOCA_GPU_MEM_TYPE_CPU_GPU) {
 		OGDA_LOG_INFO("%s: the software NIC reads queues from host memory: using CPU_GPU memory for the queue",
 			      what);
 		mtype = DOCA_GPU_MEM_TYPE_CPU_GPU;
 	}
-	if (mtype != DOCA_GPU_MEM_TYPE_CPU_GPU) {
-		/* Device-memory queues need dmabuf umems on a ConnectX: not built yet. */
-		OGDA_LOG_ERR("%s: queues in GPU memory are not supported yet; use DOCA_GPU_MEM_TYPE_CPU_GPU", what);
-		return DOCA_ERROR_NOT_SUPPORTED;
-	}
-	len = (len + QMEM_ALIGN - 1) & ~(size_t)(QMEM_ALIGN - 1);
-	err = doca_gpu_mem_alloc(qm->gpu, len, QMEM_ALIGN, mtype, &qm->mem_gpu, &qm->mem_cpu);
+	if (mtype != DOCA_GPU_MEM_TYPE_CPU_GPU)
+		align = DOCA_GPUNETIO_VERBS_PAGE_SIZE; /* whole GPU pages: what a dmabuf exports */
+	len = (len + align - 1) & ~(size_t)(align - 1);
+	err = doca_gpu_mem_alloc(qm->gpu, len, align, mtype, &qm->mem_gpu, &qm->mem_cpu);
 	if (err != DOCA_SUCCESS) {
 		qm->mem_gpu = NULL;
 		qm->mem_cpu = NULL;
@@ -50,11 +97,41 @@ doca_error_t eth_queue_mem_alloc(struct eth_queue_mem *qm, enum doca_gpu_mem_typ
 		return err;
 	}
 	qm->len = len;
-	memset(qm->mem_cpu, 0, len);
-	for (i = 0; i < ((size_t)1 << log_cqes); i++) /* every CQE invalid, owner 1: nothing to poll */
-		((uint8_t *)qm->mem_cpu)[cq_off + i * 64u + 63u] = OPENGDA_MLX5_CQE_OP_OWN_INIT;
-	return qm->devx->ops->umem_reg(qm->devx, qm->mem_cpu, len, OGDA_ACCESS_LOCAL_WRITE, -1, 0, &qm->umem,
-				       &qm->umem_id);
+	qm->in_gpu = block_in_gpu(qm, mtype);
+	err = stage_init(qm, cq_off, log_cqes, what);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (qm->in_gpu)
+		err = ogda_gpu_umem_register(qm->gpu, qm->mem_gpu, len, DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_DEFAULT,
+					     umem_reg_gpu, qm, what);
+	else
+		err = qm->devx->ops->umem_reg(qm->devx, qm->mem_cpu, len, OGDA_ACCESS_LOCAL_WRITE, -1, 0, &qm->umem,
+					      &qm->umem_id);
+	if (err != DOCA_SUCCESS) {
+		qm->umem = NULL;
+		OGDA_LOG_ERR("%s: cannot register the queue memory as a umem: %s", what, doca_error_get_descr(err));
+	}
+	return err;
+}
+
+doca_error_t eth_queue_mem_publish(struct eth_queue_mem *qm, const char *what)
+{
+	doca_error_t err = DOCA_SUCCESS;
+
+	if (qm->stage == NULL) {
+		OGDA_LOG_ERR("%s: no initial ring to publish (queue memory not allocated, or published already)", what);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (qm->staged) {
+		err = ogda_gpu_copy_to_dev(qm->gpu, qm->mem_gpu, qm->stage, qm->len);
+		if (err != DOCA_SUCCESS)
+			OGDA_LOG_ERR("%s: cannot write the initial ring to GPU memory: %s", what, doca_error_get_descr(err));
+	} else {
+		/* Written in place: order the ring before the doorbell record the NIC reads first. */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	}
+	stage_drop(qm);
+	return err;
 }
 
 doca_error_t eth_queue_cq_create(struct eth_queue_mem *qm, uint32_t log_cqes, size_t cq_off, size_t cq_dbr_off,
@@ -96,6 +173,7 @@ void eth_queue_mem_release(struct eth_queue_mem *qm)
 		(void)qm->devx->ops->obj_destroy(qm->cq);
 	if (qm->umem != NULL)
 		(void)qm->devx->ops->umem_dereg(qm->umem);
+	stage_drop(qm);
 	if (qm->mem_gpu != NULL)
 		(void)doca_gpu_mem_free(qm->gpu, qm->mem_gpu);
 	memset(qm, 0, sizeof(*qm));

@@ -10,6 +10,7 @@
 #include "doca_error.h"
 #include "doca_gpunetio.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,8 +21,11 @@ struct ogda_devx_umem;
 struct eth_queue_mem {
 	struct ogda_devx *devx;
 	struct doca_gpu *gpu;
-	void *mem_cpu, *mem_gpu;      /* one doca_gpu_mem_alloc() block */
+	void *mem_cpu, *mem_gpu;      /* one doca_gpu_mem_alloc() block (mem_cpu NULL: GPU memory only) */
 	size_t len;
+	bool in_gpu;                  /* the block is GPU memory (registered by dmabuf or nvidia-peermem) */
+	uint8_t *stage;               /* where the CPU writes the initial ring until eth_queue_mem_publish */
+	bool staged;                  /* stage is a host copy (GPU memory without a CPU mapping) */
 	struct ogda_devx_umem *umem;
 	uint32_t umem_id;
 	struct ogda_devx_obj *cq;
@@ -29,12 +33,21 @@ struct eth_queue_mem {
 };
 
 /*
- * Allocates @len bytes of queue memory (@mtype; on the software NIC always CPU_GPU, said at INFO;
- * GPU memory on a ConnectX is not built: NOT_SUPPORTED), zeroes it, marks the 2^log_cqes CQEs at
- * @cq_off invalid, and registers it as a umem. @what names the queue in log lines.
+ * Allocates @len bytes of queue memory (@mtype; on the software NIC always CPU_GPU, said at INFO)
+ * and registers it as a umem: host memory by its address, GPU memory (GPU, or GPU_CPU) with a
+ * dmabuf fd, else the GPU pointer (nvidia-peermem; ogda_gpu_umem_register). The initial ring is
+ * written at qm->stage, zeroed and with the 2^log_cqes CQEs at @cq_off invalid; the caller may add
+ * to it (receive WQEs) and then calls eth_queue_mem_publish before the NIC may read the queue.
+ * @what names the queue in log lines. On failure nothing is left (the caller's release is safe).
  */
 doca_error_t eth_queue_mem_alloc(struct eth_queue_mem *qm, enum doca_gpu_mem_type mtype, size_t len, size_t cq_off,
 				 uint32_t log_cqes, const char *what);
+/*
+ * Makes the initial ring written at qm->stage the queue memory's content: memory the CPU writes
+ * directly needs nothing; GPU memory without a CPU mapping gets the host copy through the CUDA
+ * driver (the CPU cannot store to it). qm->stage is NULL afterwards.
+ */
+doca_error_t eth_queue_mem_publish(struct eth_queue_mem *qm, const char *what);
 /* CREATE_CQ of 2^log_cqes CQEs at @cq_off, its doorbell record at @cq_dbr_off, on UAR page @uar_page. */
 doca_error_t eth_queue_cq_create(struct eth_queue_mem *qm, uint32_t log_cqes, size_t cq_off, size_t cq_dbr_off,
 				 uint32_t uar_page, const char *what);

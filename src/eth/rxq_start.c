@@ -107,7 +107,7 @@ static doca_error_t striding_ok(const struct doca_eth_rxq *q, const struct layou
  */
 static void post_all(struct doca_eth_rxq *q, const struct layout *l, uint64_t addr, uint32_t mkey)
 {
-	uint8_t *m = q->res.qm.mem_cpu;
+	uint8_t *m = q->res.qm.stage; /* the initial ring, published before CREATE_RQ */
 	uint32_t i, n = 1u << l->log_wqe, seg = l->wqe_size - 16u;
 	uint64_t wqe_bytes = (uint64_t)q->max_pkt << l->log_strides;
 
@@ -201,7 +201,7 @@ static void fill_view(struct doca_eth_rxq *q, const struct layout *l, uint64_t a
 	c->cqe_size = 64;
 	c->cqe_log_num = (uint8_t)l->log_n;
 	c->dbrec = (uint32_t *)(void *)(g + l->dbr_off + 8u);
-	c->mem_type = DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
+	c->mem_type = q->res.qm.in_gpu ? DOCA_GPUNETIO_VERBS_MEM_TYPE_GPU : DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
 }
 
 static void release(struct doca_eth_rxq *q)
@@ -284,6 +284,9 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 		err = eth_queue_cq_create(&r->qm, l.log_n, l.cq_off, l.dbr_off + 8u, uar.page_id, "eth_rxq");
 	if (err == DOCA_SUCCESS) {
 		post_all(q, &l, addr, mkey);
+		err = eth_queue_mem_publish(&r->qm, "eth_rxq");
+	}
+	if (err == DOCA_SUCCESS) {
 		err = create_rq(q, &l, pdn);
 	}
 	if (err == DOCA_SUCCESS && q->need_mcst)

@@ -11,29 +11,66 @@
 #include "opengda_mlx5.h"
 #include "sdk/sdk_forward.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #define EVENTS_PER_PROGRESS 64u /* completions one progress call delivers at most */
+
+/* Whether a CQE whose owner byte is @op_own holds a completion for consumer index @ci. */
+static bool cqe_ready(uint8_t op_own, uint64_t ci, uint32_t log_cqes)
+{
+	return (op_own >> 4) != OPENGDA_MLX5_CQE_INVALID && (op_own & 1u) == ((ci >> log_cqes) & 1u);
+}
+
+/*
+ * CQE @ci into @cqe if the NIC has written it (owner bit of that lap), else false. In place from
+ * the CPU mapping; from GPU memory without one, the owner byte first and then the whole CQE, each
+ * a synchronous copy, so that a CQE seen valid was complete before it was read.
+ */
+static bool cqe_fetch(const struct doca_eth_txq *t, uint64_t ci, struct opengda_mlx5_cqe64 *cqe)
+{
+	const struct eth_txq_res *r = &t->res;
+	size_t off = (size_t)((ci & ((1u << r->log_cqes) - 1u)) << 6);
+	uint8_t op_own;
+
+	if (r->cqes_cpu != NULL) {
+		const struct opengda_mlx5_cqe64 *c = (const struct opengda_mlx5_cqe64 *)(const void *)(r->cqes_cpu + off);
+
+		op_own = __atomic_load_n(&c->op_own, __ATOMIC_ACQUIRE);
+		if (!cqe_ready(op_own, ci, r->log_cqes))
+			return false;
+		memcpy(cqe, c, sizeof(*cqe));
+		cqe->op_own = op_own;
+		return true;
+	}
+	if (ogda_gpu_copy_from_dev(t->ctx.gpu, &op_own, r->cqes_gpu + off + offsetof(struct opengda_mlx5_cqe64, op_own),
+				   1) != DOCA_SUCCESS)
+		return false; /* logged by the copy */
+	if (!cqe_ready(op_own, ci, r->log_cqes))
+		return false;
+	if (ogda_gpu_copy_from_dev(t->ctx.gpu, cqe, r->cqes_gpu + off, sizeof(*cqe)) != DOCA_SUCCESS)
+		return false;
+	cqe->op_own = op_own;
+	return true;
+}
 
 uint8_t eth_txq_progress(struct doca_ctx *ctx)
 {
 	struct doca_eth_txq *t = (struct doca_eth_txq *)ctx;
 	struct eth_txq_res *r = &t->res;
-	uint32_t n, mask;
+	struct opengda_mlx5_cqe64 c;
+	const struct opengda_mlx5_cqe64 *cqe = &c;
+	uint32_t n;
 	uint8_t progressed = 0;
 
 	if (ctx->gpu == NULL) /* CPU data path: the CQEs complete send tasks */
 		return eth_txq_cpu_progress(t);
-	if (t->completion_on_gpu || r->cqes_cpu == NULL)
+	if (t->completion_on_gpu || r->cqes_gpu == NULL)
 		return 0;
-	mask = (1u << r->log_cqes) - 1u;
 	for (n = 0; n < EVENTS_PER_PROGRESS; n++) {
-		const struct opengda_mlx5_cqe64 *cqe =
-			(const struct opengda_mlx5_cqe64 *)(const void *)(r->cqes_cpu + ((r->cpu_cq_ci & mask) << 6));
-		uint8_t op_own = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
-		uint8_t opcode = op_own >> 4;
-
-		if (opcode == OPENGDA_MLX5_CQE_INVALID || (op_own & 1u) != ((r->cpu_cq_ci >> r->log_cqes) & 1u))
+		if (!cqe_fetch(t, r->cpu_cq_ci, &c))
 			break;
-		if (opcode == OPENGDA_MLX5_CQE_REQ_ERR) {
+		if ((cqe->op_own >> 4) == OPENGDA_MLX5_CQE_REQ_ERR) {
 			struct doca_eth_txq_gpu_event_error_send_packet ev = {opengda_mlx5_cqe_wqe_counter(cqe)};
 
 			OGDA_LOG_ERR("eth_txq: send 0x%x failed, syndrome 0x%02x", ev.position,

@@ -140,7 +140,7 @@ static void fill_view(struct doca_eth_txq *t, const struct layout *l)
 	v->ogda_pi_mailbox = t->uar_on_cpu ? r->mailbox_gpu : NULL;
 	v->ogda_ready_slots = r->ready_slots;
 	v->nic_handler = t->uar_on_cpu ? DOCA_GPUNETIO_VERBS_NIC_HANDLER_CPU_PROXY : DOCA_GPUNETIO_VERBS_NIC_HANDLER_GPU_SM_DB;
-	v->mem_type = DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
+	v->mem_type = r->qm.in_gpu ? DOCA_GPUNETIO_VERBS_MEM_TYPE_GPU : DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
 	v->send_dbr_mode_ext = DOCA_GPUNETIO_VERBS_SEND_DBR_MODE_EXT_VALID_DBR;
 	c->cqe_daddr = g + l->cq_off;
 	c->cq_num = r->qm.cqn;
@@ -150,7 +150,7 @@ static void fill_view(struct doca_eth_txq *t, const struct layout *l)
 	c->cqe_log_num = (uint8_t)l->log_cqes;
 	c->dbrec = (uint32_t *)(void *)(g + l->dbr_off + 8u);
 	c->ogda_flags = OPENGDA_DEV_CQ_FLAG_UPDATE_DBREC; /* keeps SET_CI current, as DOCA's poll does */
-	c->mem_type = DOCA_GPUNETIO_VERBS_MEM_TYPE_HOST;
+	c->mem_type = v->mem_type;
 	t->view.enable_l3_cs_offload = t->l3_csum;
 	t->view.enable_l4_cs_offload = t->l4_csum;
 	t->view.cs_flags = (uint8_t)((t->l3_csum ? DOCA_GPUNETIO_ETH_L3_CSUM : 0u) |
@@ -174,8 +174,7 @@ static void release(struct doca_eth_txq *t)
 		(void)doca_gpu_mem_free(gpu, r->handle);
 	if (r->ready_slots != NULL)
 		(void)doca_gpu_mem_free(gpu, r->ready_slots);
-	if (r->db_gpu != NULL)
-		(void)ogda_gpu_unmap_host(gpu, r->db_cpu);
+	(void)ogda_gpu_doorbell_unmap(gpu, &r->db_map); /* logs a failure; nothing for a CPU proxy */
 	if (r->mailbox_gpu != NULL)
 		(void)doca_gpu_mem_free(gpu, r->mailbox_gpu);
 	if (r->uar != NULL)
@@ -184,6 +183,32 @@ static void release(struct doca_eth_txq *t)
 	if (r->dev_used)
 		core_dev_unuse(t->dev);
 	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * Where the CPU reaches the queue memory: the CQ ring for progress-engine events (read in place,
+ * or copied from GPU memory that has no CPU mapping: txq_event.c) and the SQ doorbell record the
+ * CPU proxy writes, which needs memory the CPU can store to.
+ */
+static doca_error_t cpu_reach(struct doca_eth_txq *t, const struct layout *l)
+{
+	struct eth_txq_res *r = &t->res;
+	uint8_t *cpu = r->qm.mem_cpu;
+
+	r->log_cqes = l->log_cqes;
+	r->cqes_gpu = (uint8_t *)r->qm.mem_gpu + l->cq_off;
+	if (cpu == NULL) {
+		if (t->uar_on_cpu) {
+			OGDA_LOG_ERR("eth_txq: the CPU proxy (doca_eth_txq_gpu_set_uar_on_cpu) writes the doorbell record, "
+				     "which a queue in GPU memory without a CPU mapping keeps out of its reach: use "
+				     "DOCA_GPU_MEM_TYPE_GPU_CPU or CPU_GPU");
+			return DOCA_ERROR_NOT_SUPPORTED;
+		}
+		return DOCA_SUCCESS;
+	}
+	r->cqes_cpu = cpu + l->cq_off;
+	r->dbr_cpu = (uint32_t *)(void *)(cpu + l->dbr_off) + OPENGDA_MLX5_SND_DBR;
+	return DOCA_SUCCESS;
 }
 
 /* CPU proxy: the host word device code publishes its producer index in (pinned, GPU-mapped). */
@@ -251,19 +276,21 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 	r->dev_used = true;
 	plan(t, &l);
 	err = eth_queue_mem_alloc(&r->qm, t->sq_mem_type, l.len, l.cq_off, l.log_cqes, "eth_txq");
-	if (err == DOCA_SUCCESS) {
-		r->cqes_cpu = (uint8_t *)r->qm.mem_cpu + l.cq_off;
-		r->log_cqes = l.log_cqes;
-	}
+	if (err == DOCA_SUCCESS)
+		err = eth_queue_mem_publish(&r->qm, "eth_txq");
+	if (err == DOCA_SUCCESS)
+		err = cpu_reach(t, &l);
 	if (err == DOCA_SUCCESS)
 		err = r->qm.devx->ops->uar_alloc(r->qm.devx, OGDA_DEVX_UAR_NC, &r->uar, &uar);
 	if (err == DOCA_SUCCESS) {
 		r->db_cpu = uar.reg_addr;
-		r->dbr_cpu = (uint32_t *)(void *)((uint8_t *)r->qm.mem_cpu + l.dbr_off) + OPENGDA_MLX5_SND_DBR;
+		/*
+		 * A ConnectX UAR is device memory: the Verbs export's I/O-memory mapping, shared per page
+		 * (a host mapping for the software NIC and for the CPU data path's host handle).
+		 */
 		err = t->uar_on_cpu ? make_mailbox(t)
-				    : ogda_gpu_map_host(eth_txq_exec(t), uar.reg_addr, sizeof(uint64_t), &r->db_gpu);
-		if (err != DOCA_SUCCESS)
-			r->db_gpu = NULL;
+				    : ogda_gpu_doorbell_map(eth_txq_exec(t), uar.base_addr, uar.reg_addr,
+							    ogda_devx_host_queues_only(r->qm.devx), &r->db_map, &r->db_gpu);
 	}
 	if (err == DOCA_SUCCESS)
 		err = eth_queue_cq_create(&r->qm, l.log_cqes, l.cq_off, l.dbr_off + 8u, uar.page_id, "eth_txq");

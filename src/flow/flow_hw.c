@@ -8,7 +8,8 @@
  *   CREATE_FLOW_TABLE (NIC RX), CREATE_FLOW_GROUP  a pipe
  *   SET_FLOW_TABLE_ENTRY (op_mod 0)                an entry, created as an object
  *   ALLOC_FLOW_COUNTER, QUERY_FLOW_COUNTER         a monitored entry's counter
- *   SET_FLOW_TABLE_ROOT                            the root pipe's table (a general command)
+ *   rx_root_attach / rx_root_detach                the root pipe's table (SET_FLOW_TABLE_ROOT on the
+ *                                                  software NIC; a kernel steering rule on a ConnectX)
  *
  * Every object is destroyed with obj_destroy: the device binding issues its destroy command.
  */
@@ -111,20 +112,31 @@ doca_error_t flow_hw_table_create(struct doca_flow_port *port, uint8_t level, ui
 	return err;
 }
 
-doca_error_t flow_hw_set_root(struct doca_flow_port *port, uint32_t table_id, bool on)
+doca_error_t flow_hw_root_attach(struct doca_flow_pipe *p)
 {
-	struct prm_set_flow_table_root_params p;
-	uint8_t in[PRM_FLOW_CMD_SIZE] = {0}, out[OUT_SMALL] = {0};
+	struct doca_flow_port *port = p->port;
+	doca_error_t err = port->devx->ops->rx_root_attach(port->devx, p->table, p->table_id, &p->rx_root);
+
+	if (err != DOCA_SUCCESS) {
+		p->rx_root = NULL;
+		OGDA_LOG_ERR("port %u (%s): pipe \"%s\": its table 0x%x cannot become the receive root: %s",
+			     (unsigned)port->port_id, port->devx->name, p->name, p->table_id, doca_error_get_descr(err));
+	}
+	return err;
+}
+
+void flow_hw_root_detach(struct doca_flow_pipe *p)
+{
+	struct doca_flow_port *port = p->port;
 	doca_error_t err;
 
-	memset(&p, 0, sizeof(p));
-	p.table_type = PRM_FLOW_TABLE_NIC_RX;
-	p.op_mod = on ? 0 : 1; /* 1: disconnect the root (as Linux's fs_cmd.c) */
-	p.table_id = on ? table_id : 0;
-	err = prm_set_flow_table_root_in_build(&p, in, sizeof(in));
-	if (err == DOCA_SUCCESS)
-		err = port->devx->ops->general_cmd(port->devx, in, sizeof(in), out, sizeof(out));
-	return result(port, err, out, sizeof(out), on ? "SET_FLOW_TABLE_ROOT" : "SET_FLOW_TABLE_ROOT (disconnect)");
+	if (p->rx_root == NULL)
+		return;
+	err = port->devx->ops->rx_root_detach(p->rx_root);
+	p->rx_root = NULL; /* gone either way (devx.h) */
+	if (err != DOCA_SUCCESS)
+		OGDA_LOG_ERR("port %u (%s): disconnecting the receive root (table 0x%x) failed: %s",
+			     (unsigned)port->port_id, port->devx->name, p->table_id, doca_error_get_descr(err));
 }
 
 /* The NIC's outer header set from our fields (network order bytes to host-order members). */

@@ -72,7 +72,7 @@ static doca_error_t pick_level(struct doca_flow_pipe *p, const char *who)
 			if (!q->is_root && q->level < level)
 				level = q->level;
 	}
-	if (level <= 1) {
+	if (level <= FLOW_LEVEL_ROOT + 1u) {
 		OGDA_LOG_ERR("%s: no table level is left above the pipes it forwards to (chains are at most %u deep)",
 			     who, FLOW_LEVEL_LEAF - 1);
 		return DOCA_ERROR_NOT_SUPPORTED;
@@ -129,10 +129,8 @@ static doca_error_t make_table(struct doca_flow_pipe *p)
 	}
 	if (err == DOCA_SUCCESS && catch_all)
 		err = make_miss_entry(p);
-	if (err == DOCA_SUCCESS && p->is_root) {
-		err = flow_hw_set_root(p->port, p->table_id, true);
-		p->root_set = err == DOCA_SUCCESS;
-	}
+	if (err == DOCA_SUCCESS && p->is_root)
+		err = flow_hw_root_attach(p);
 	return err;
 }
 
@@ -161,10 +159,7 @@ void flow_pipe_free(struct doca_flow_pipe *p)
 {
 	struct doca_flow_pipe **pp;
 
-	if (p->root_set) {
-		(void)flow_hw_set_root(p->port, p->table_id, false);
-		p->root_set = false;
-	}
+	flow_hw_root_detach(p);
 	flow_hw_destroy(p->port, &p->miss_group, "flow group (miss)");
 	flow_hw_destroy(p->port, &p->group, "flow group");
 	flow_hw_destroy(p->port, &p->table, "flow table");
@@ -286,10 +281,7 @@ void doca_flow_pipe_destroy(struct doca_flow_pipe *pipe)
 		OGDA_LOG_ERR("doca_flow_pipe_destroy: pipe \"%s\" is not destroyed: %u forward(s) of other pipes and "
 			     "entries still name it (remove those first)", pipe->name, pipe->refs);
 	} else {
-		if (pipe->root_set) {
-			(void)flow_hw_set_root(pipe->port, pipe->table_id, false);
-			pipe->root_set = false;
-		}
+		flow_hw_root_detach(pipe);
 		flow_pipe_clear(pipe);
 		flow_pipe_free(pipe);
 	}

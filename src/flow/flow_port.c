@@ -192,10 +192,8 @@ static void flush_pipes(struct doca_flow_port *port)
 	struct doca_flow_pipe *p, *best;
 	uint32_t level;
 
-	if (port->root != NULL && port->root->root_set) {
-		(void)flow_hw_set_root(port, port->root->table_id, false);
-		port->root->root_set = false;
-	}
+	if (port->root != NULL)
+		flow_hw_root_detach(port->root);
 	for (p = port->pipes; p != NULL; p = p->next)
 		flow_pipe_clear(p);
 	while (port->pipes != NULL) {

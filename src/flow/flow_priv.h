@@ -29,6 +29,7 @@
 
 struct ogda_devx;
 struct ogda_devx_obj;
+struct ogda_devx_rx_root;
 
 #define FLOW_NAME_MAX 64u
 #define FLOW_PIPE_QUEUES_MAX 256u
@@ -40,13 +41,14 @@ struct ogda_devx_obj;
 
 /*
  * Flow table levels: a table forwards (entries, miss) only to tables of a higher level, as on
- * a ConnectX. The root pipe's table is level 0; a pipe created with pipe forwards gets one
+ * a ConnectX. The root pipe's table is level 1: on a ConnectX the kernel's root (level 0) forwards
+ * to it, and a table reached that way must be deeper. A pipe created with pipe forwards gets one
  * level less than the shallowest of its targets; a pipe whose forwards are all terminal (RSS,
  * drop, kernel) is a leaf; one whose entries choose their forward sits above every pipe that
  * exists (at most MID). The port's kernel table (an empty table whose miss is the default:
  * entries that forward to the kernel go there) is the deepest.
  */
-#define FLOW_LEVEL_ROOT 0u
+#define FLOW_LEVEL_ROOT 1u
 #define FLOW_LEVEL_MID 32u
 #define FLOW_LEVEL_LEAF 62u
 #define FLOW_LEVEL_KERNEL 63u
@@ -264,7 +266,7 @@ struct doca_flow_pipe {
 	uint32_t group_id;
 	struct ogda_devx_obj *miss_group, *miss_fte; /* a catch-all at index slots (DROP / RSS miss) */
 	uint32_t miss_group_id;
-	bool root_set;
+	struct ogda_devx_rx_root *rx_root; /* the root pipe: frames steered into its table (devx.h) */
 	uint32_t refs;                     /* forwards of other pipes and entries that name it */
 	struct doca_flow_pipe_entry **slot;/* entry at each flow index, NULL when free */
 	struct doca_flow_pipe_entry **order;/* CONTROL: entries in priority order */
@@ -371,8 +373,13 @@ struct flow_hw_action {
 doca_error_t flow_hw_td_alloc(struct doca_flow_port *port);
 doca_error_t flow_hw_table_create(struct doca_flow_port *port, uint8_t level, uint8_t log_size,
 				  const struct doca_flow_pipe *miss_pipe, struct ogda_devx_obj **obj, uint32_t *id);
-/* SET_FLOW_TABLE_ROOT: @p table_id becomes the NIC RX root (on), or the root is disconnected (off). */
-doca_error_t flow_hw_set_root(struct doca_flow_port *port, uint32_t table_id, bool on);
+/*
+ * The root pipe @p's table receives every frame of its port (rx_root_attach: SET_FLOW_TABLE_ROOT on
+ * the software NIC, an rdma-core rule from the kernel's root on a ConnectX), or no longer (detach;
+ * nothing when not attached).
+ */
+doca_error_t flow_hw_root_attach(struct doca_flow_pipe *p);
+void flow_hw_root_detach(struct doca_flow_pipe *p);
 doca_error_t flow_hw_group_create(struct doca_flow_port *port, uint32_t table_id, uint32_t start, uint32_t end,
 				  const struct flow_fields *criteria, struct ogda_devx_obj **obj, uint32_t *id);
 doca_error_t flow_hw_fte_set(struct doca_flow_port *port, uint32_t table_id, uint32_t group_id, uint32_t index,

@@ -255,33 +255,23 @@ doca_error_t gverbs_map_queue(struct doca_gpu_verbs_qp *gq, void *addr, size_t l
 	return DOCA_SUCCESS;
 }
 
-/* The doorbell register as the executing threads write it. */
+/* The doorbell register as the executing threads write it (ogda_gpu_doorbell_map). */
 static doca_error_t map_doorbell(struct doca_gpu_verbs_qp *gq, uint64_t *reg, uint64_t **dev)
 {
-	uint8_t *base = gq->qp->uar->info.base_addr;
-	void *page_dev = NULL;
 	doca_error_t err;
 
 	if (uar_forced_unmappable()) {
 		OGDA_LOG_ERR("export_qp: QP 0x%x: the GPU cannot map the doorbell register", gq->qp->qpn);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	if (gq->gpu->info.is_host || gq->qp->ctx->info.swnic) {
-		/* The software NIC's UAR is a host page: map it like queue memory. */
-		err = gverbs_map_queue(gq, base, OPENGDA_MLX5_UAR_PAGE_SIZE, "UAR page", &gq->uar_map, &page_dev);
-		if (err != DOCA_SUCCESS)
-			return err;
-		*dev = (uint64_t *)(void *)((uint8_t *)page_dev + ((uint8_t *)(void *)reg - base));
-		return DOCA_SUCCESS;
-	}
-	err = doca_gpu_verbs_export_uar(reg, &gq->uar_exported);
+	/* The software NIC's UAR is a host page. */
+	err = ogda_gpu_doorbell_map(gq->gpu, gq->qp->uar->info.base_addr, reg, gq->qp->ctx->info.swnic, &gq->db_map,
+				    dev);
 	if (err != DOCA_SUCCESS) {
-		gq->uar_exported = NULL;
 		OGDA_LOG_ERR("export_qp: QP 0x%x: the GPU cannot map the doorbell register %p (%s): use AUTO or "
 			     "CPU_PROXY", gq->qp->qpn, (void *)reg, doca_error_get_descr(err));
-		return DOCA_ERROR_NOT_SUPPORTED;
+		return gq->gpu->info.is_host || gq->qp->ctx->info.swnic ? err : DOCA_ERROR_NOT_SUPPORTED;
 	}
-	*dev = gq->uar_exported;
 	return DOCA_SUCCESS;
 }
 
@@ -306,9 +296,8 @@ static void export_release(struct doca_gpu_verbs_qp *gq)
 	gverbs_unmap(gq, &gq->qp_dbr_map);
 	gverbs_unmap(gq, &gq->cq_map);
 	gverbs_unmap(gq, &gq->cq_dbr_map);
-	gverbs_unmap(gq, &gq->uar_map);
 	gverbs_rq_release(gq);
-	if (gq->uar_exported != NULL && doca_gpu_verbs_unexport_uar(gq->uar_exported) != DOCA_SUCCESS)
+	if (ogda_gpu_doorbell_unmap(gq->gpu, &gq->db_map) != DOCA_SUCCESS)
 		OGDA_LOG_ERR("unexport_qp: QP 0x%x: could not release the doorbell mapping", gq->qp->qpn);
 	free_dev(gq, gq->ready_slots);
 	free_dev(gq, gq->mailbox_gpu);

@@ -10,6 +10,7 @@
 #define OGDA_GPUNETIO_PRIV_H_
 
 #include "doca_gpunetio.h"
+#include "doca_gpunetio_high_level.h"
 #include "opengda_gpunetio.h"
 
 #include <pthread.h>
@@ -64,6 +65,37 @@ doca_error_t ogda_gpu_copy_from_dev(const struct doca_gpu *gpu, void *dst, const
 doca_error_t ogda_gpu_dup_to_dev(struct doca_gpu *gpu, const void *src, size_t len, void **dev);
 /* Sets @len bytes at device address @dst_dev to @byte. */
 doca_error_t ogda_gpu_memset_dev(const struct doca_gpu *gpu, void *dst_dev, uint8_t byte, size_t len);
+
+/*
+ * Registers @len bytes of GPU memory at @gpu_ptr as a umem through @fn (the caller's registration:
+ * a DOCA Verbs umem, a device-interface umem), as reg says: DEFAULT a dmabuf fd the GPU exports
+ * (doca_gpu_dmabuf_fd), else, when the GPU exports none or the NIC refuses it, the GPU pointer
+ * itself (fd -1: nvidia-peermem resolves it); CUDA_DMABUF the dmabuf only; CUDA_PEERMEM the pointer
+ * only. @fn gets (arg, gpu_ptr, len, fd) and registers the whole range (offset 0 into the dmabuf);
+ * the fd is closed after it returns. Returns @fn's outcome (INVALID_VALUE for bad input); every
+ * failure and fallback is logged naming @what.
+ */
+typedef doca_error_t (*ogda_gpu_umem_reg_fn)(void *arg, void *addr, size_t len, int dmabuf_fd);
+doca_error_t ogda_gpu_umem_register(struct doca_gpu *gpu, void *gpu_ptr, size_t len,
+				    enum doca_gpu_verbs_mem_reg_type reg, ogda_gpu_umem_reg_fn fn, void *arg,
+				    const char *what);
+
+/* A doorbell register mapped for a handle's threads by ogda_gpu_doorbell_map(). */
+struct ogda_gpu_db_map {
+	void *host_page;    /* UAR page mapped with ogda_gpu_map_host(), or NULL */
+	uint64_t *exported; /* doca_gpu_verbs_export_uar() result, or NULL */
+};
+/*
+ * Maps doorbell register @reg of the UAR page at @uar_page for @gpu's threads and returns their
+ * address of it in *dev. @host_uar: the UAR is host memory (the software NIC's, also behind the
+ * rdma-core front end): the page is mapped like queue memory, as it is for a host handle. A
+ * ConnectX UAR goes through doca_gpu_verbs_export_uar() (I/O-memory registration first, shared
+ * per page). Errors are logged; nothing stays mapped on failure.
+ */
+doca_error_t ogda_gpu_doorbell_map(struct doca_gpu *gpu, void *uar_page, uint64_t *reg, bool host_uar,
+				   struct ogda_gpu_db_map *m, uint64_t **dev);
+/* Gives back what ogda_gpu_doorbell_map() took (nothing for a zeroed @m); zeroes @m. */
+doca_error_t ogda_gpu_doorbell_unmap(struct doca_gpu *gpu, struct ogda_gpu_db_map *m);
 
 /* Export bookkeeping: doca_gpu_destroy() refuses (IN_USE) while exports remain. */
 void ogda_gpu_export_get(struct doca_gpu *gpu);

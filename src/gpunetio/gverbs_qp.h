@@ -20,6 +20,7 @@
 
 #include "doca_gpunetio.h"
 #include "doca_gpunetio_verbs_dev.h"
+#include "gpunetio/gpunetio_priv.h"
 #include "opengda_gpunetio.h"
 
 #include <pthread.h>
@@ -48,9 +49,9 @@ struct doca_gpu_verbs_qp {
 	uint64_t qp_gpu_timeout_ns;           /* ogda_wait_timeout_ns the device copy holds */
 
 	/* What export took and unexport gives back. */
-	struct gverbs_map sq_map, qp_dbr_map, cq_map, cq_dbr_map, uar_map;
+	struct gverbs_map sq_map, qp_dbr_map, cq_map, cq_dbr_map;
 	struct gverbs_map rq_map, rq_dbr_map, cq_rq_map, cq_rq_dbr_map; /* export_qp_rq.c */
-	uint64_t *uar_exported; /* GPU doorbell from doca_gpu_verbs_export_uar (ConnectX), or NULL */
+	struct ogda_gpu_db_map db_map; /* the doorbell register as the GPU reaches it (ogda_gpu_doorbell_map) */
 	void *ready_slots;      /* doca_gpu_mem_alloc(GPU): sq_wqe_num words */
 	uint64_t *mailbox_gpu;  /* doca_gpu_mem_alloc(CPU_GPU): the producer index the device publishes */
 	uint64_t *mailbox_cpu;

@@ -22,7 +22,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define HL_ACCESS_LOCAL_WRITE 1u /* IBV_ACCESS_LOCAL_WRITE */
 #define HL_DBR_BYTES 192u        /* QP DBR at 0, send CQ DBR at 64, receive CQ DBR at 128 */
@@ -103,29 +102,29 @@ static bool queues_in_gpu_memory(const struct doca_gpu *gpu, const struct doca_v
 	return !gpu->info.is_host && !ogda_devx_host_queues_only(ctx->devx);
 }
 
+struct hl_umem_reg {
+	struct doca_verbs_context *ctx;
+	struct hl_mem *m;
+};
+
+/* ogda_gpu_umem_register's registration: a DOCA Verbs umem of the range (or of the dmabuf). */
+static doca_error_t hl_umem_reg(void *arg, void *addr, size_t len, int dmabuf_fd)
+{
+	struct hl_umem_reg *r = arg;
+
+	return doca_verbs_umem_create(r->ctx, addr, len, HL_ACCESS_LOCAL_WRITE,
+				      dmabuf_fd < 0 ? (int)DOCA_VERBS_DMABUF_INVALID_FD : dmabuf_fd, 0, &r->m->umem);
+}
+
 static doca_error_t mem_register(struct doca_verbs_context *ctx, struct hl_priv *p, struct hl_mem *m, size_t len,
 				 bool in_gpu, enum doca_gpu_verbs_mem_reg_type reg)
 {
-	doca_error_t err;
-	int fd = -1;
+	struct hl_umem_reg r = {ctx, m};
 
 	if (!in_gpu)
 		return doca_verbs_umem_create(ctx, m->cpu_ptr, len, HL_ACCESS_LOCAL_WRITE,
 					      (int)DOCA_VERBS_DMABUF_INVALID_FD, 0, &m->umem);
-	if (reg != DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_CUDA_PEERMEM) {
-		err = doca_gpu_dmabuf_fd(p->gpu, m->gpu_ptr, len, &fd);
-		if (err == DOCA_SUCCESS) {
-			err = doca_verbs_umem_create(ctx, m->gpu_ptr, len, HL_ACCESS_LOCAL_WRITE, fd, 0, &m->umem);
-			close(fd);
-			if (err == DOCA_SUCCESS || reg == DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_CUDA_DMABUF)
-				return err;
-		} else if (reg == DOCA_GPUNETIO_VERBS_MEM_REG_TYPE_CUDA_DMABUF) {
-			OGDA_LOG_ERR("create_qp_hl: dmabuf registration requested but the GPU cannot export one");
-			return err;
-		}
-	}
-	return doca_verbs_umem_create(ctx, m->gpu_ptr, len, HL_ACCESS_LOCAL_WRITE, (int)DOCA_VERBS_DMABUF_INVALID_FD, 0,
-				      &m->umem);
+	return ogda_gpu_umem_register(p->gpu, m->gpu_ptr, len, reg, hl_umem_reg, &r, "create_qp_hl");
 }
 
 static doca_error_t mem_get(struct doca_verbs_context *ctx, struct hl_priv *p, struct hl_mem *m, size_t len,

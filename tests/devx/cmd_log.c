@@ -91,6 +91,7 @@ const char *cmd_log_kind_name(enum cmd_log_kind kind)
 		[CMD_PD_FREE] = "PD_FREE",   [CMD_UMEM_REG] = "UMEM_REG",   [CMD_UMEM_DEREG] = "UMEM_DEREG",
 		[CMD_UAR_ALLOC] = "UAR_ALLOC", [CMD_UAR_FREE] = "UAR_FREE", [CMD_MR_REG] = "MR_REG",
 		[CMD_MR_DEREG] = "MR_DEREG", [CMD_RESOLVE] = "RESOLVE", [CMD_RESULT] = "RESULT",
+		[CMD_RX_ROOT] = "RX_ROOT",
 	};
 
 	return (size_t)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";

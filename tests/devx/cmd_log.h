@@ -29,6 +29,7 @@ enum cmd_log_kind {
 	CMD_MR_DEREG,    /* arg0: lkey */
 	CMD_RESOLVE,     /* next-hop MAC: bytes = dgid, arg0 = sgid index, arg1 = port */
 	CMD_RESULT,      /* results log: arg0 = doca_error_t, arg1 = a number, bytes = an out mailbox */
+	CMD_RX_ROOT,     /* receive root: arg0 = flow table id, arg1 = 1 attached / 0 detached */
 };
 
 struct cmd_log_entry {

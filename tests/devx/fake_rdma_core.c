@@ -370,6 +370,14 @@ static int fake_init_obj(struct mlx5dv_obj *obj, uint64_t type)
 
 /* ---- installation and knobs ---- */
 
+void fake_rdma_core_set_dmabuf_backing(int fd, void *base)
+{
+	pthread_mutex_lock(&fake.lock);
+	fake.backing_fd = base != NULL ? fd : -1;
+	fake.backing_base = base;
+	pthread_mutex_unlock(&fake.lock);
+}
+
 void fake_rdma_core_install(void)
 {
 	struct ogda_ibv *v = &fake.table.ibv;
@@ -391,6 +399,8 @@ void fake_rdma_core_install(void)
 	fake.max_mtu = IBV_MTU_4096;
 	fake.active_mtu = IBV_MTU_4096;
 	fake.next_dmabuf_id = 0;
+	fake.backing_fd = -1;
+	fake.backing_base = NULL;
 	memset(&fake.table, 0, sizeof(fake.table));
 	pthread_mutex_unlock(&fake.lock);
 	cmd_log_clear(&fake.log);

@@ -35,13 +35,15 @@
 
 /* Live objects, to check that every path releases what it took. */
 struct fake_rdma_core_counts {
-	int contexts, pds, mrs, umems, uars, objs, channels, ahs;
+	int contexts, pds, mrs, umems, uars, objs, channels, ahs, matchers, flows;
 };
 
 /* Arguments of the last call of some entry points, for exact checks. */
 struct fake_rdma_core_last {
 	uint32_t open_flags;                   /* mlx5dv_context_attr.flags */
 	struct ogda_mlx5dv_umem_in umem_in;    /* mlx5dv_devx_umem_reg_ex */
+	void *umem_addr;                       /* mlx5dv_devx_umem_reg */
+	size_t umem_size;
 	uint64_t dmabuf_offset, dmabuf_iova;   /* ibv_reg_dmabuf_mr */
 	size_t dmabuf_len;
 	int dmabuf_fd, dmabuf_access;
@@ -53,7 +55,40 @@ struct fake_rdma_core_last {
 	uint16_t sub_types[16];
 	uint32_t sub_obj_num;
 	uint32_t eqn_vector;                   /* mlx5dv_devx_query_eqn */
+	/* mlx5dv_create_flow_matcher */
+	int matcher_type;                      /* enum ibv_flow_attr_type */
+	uint32_t matcher_flags;
+	uint16_t matcher_priority;
+	uint8_t matcher_criteria;              /* match_criteria_enable */
+	uint64_t matcher_comp_mask;
+	int matcher_ft_type;                   /* enum mlx5dv_flow_table_type */
+	size_t matcher_mask_sz;
+	bool matcher_mask_zero;                /* every byte of the mask 0 */
+	/* mlx5dv_create_flow */
+	size_t flow_num_actions;
+	int flow_action_type;                  /* enum mlx5dv_flow_action_type of action 0 */
+	const struct mlx5dv_devx_obj *flow_dest;/* action 0's DevX object (compare only: it may be freed) */
+	uint32_t flow_dest_id;                 /* that object's number (a flow table id) */
+	uint16_t flow_dest_opcode;             /* and the command that created it (the object may be gone) */
+	size_t flow_value_sz;
+	bool flow_value_zero;
+	int flows_destroyed, matchers_destroyed;
 };
+
+/*
+ * Steering rules (fake_rdma_core_flow.c): mlx5dv_create_flow_matcher / mlx5dv_create_flow and
+ * their destroys are recorded (struct fake_rdma_core_last, counts, a CMD_RX_ROOT log entry per rule
+ * made and destroyed). A NIC_RX rule matching everything whose action is DEST_DEVX to a flow table
+ * plays the kernel's root forwarding to that table: the software NIC behind the fake gets that
+ * table as its root (SET_FLOW_TABLE_ROOT, not logged), so frames are steered as on a ConnectX.
+ */
+
+/*
+ * NULL when the last rule made is the receive root's for flow table @table_id: a NIC_RX matcher of
+ * type NORMAL, priority 0, no flags, an all-zero fte_match_param mask with criteria 0, and one
+ * DEST_DEVX action naming that flow table's object with an all-zero match value; else what differs.
+ */
+const char *fake_rdma_core_root_rule_check(uint32_t table_id);
 
 /* Resets the fake (log, counts, knobs) and installs it. */
 void fake_rdma_core_install(void);
@@ -72,6 +107,12 @@ void fake_rdma_core_fail_next(int err);
 void fake_rdma_core_set_old_kernel(bool on);
 /* MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED as rdma-core 45+ (true, the default) or older (EOPNOTSUPP). */
 void fake_rdma_core_set_nc_dedicated(bool supported);
+/*
+ * Makes dmabuf fd @fd stand for the host memory at @base (what a host GPU handle's "GPU memory"
+ * is): a dmabuf umem of that fd is then the software NIC's umem of base + offset, so queues placed
+ * in it run. base NULL clears it. Other dmabuf umems stay ids the software NIC does not know.
+ */
+void fake_rdma_core_set_dmabuf_backing(int fd, void *base);
 /* ibv_get_device_list returns NULL with this errno (0: the two devices). */
 void fake_rdma_core_set_list_errno(int err);
 /* Port 1 as ibv_query_port reports it (defaults: the software NIC's: 4096 / 4096). */

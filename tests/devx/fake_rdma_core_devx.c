@@ -13,16 +13,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-/* rdma-core leaves this struct opaque: each provider (here, the fake) defines it. */
-struct mlx5dv_devx_obj {
-	struct fake_ctx *ctx;
-	uint16_t create_opcode;
-	uint32_t id;
-	/* The destroy command, prepared at create as the kernel does (0 bytes: none known). */
-	uint8_t destroy_in[PRM_DESTROY_CMD_MAX];
-	size_t destroy_len;
-};
-
 struct fake_umem {
 	struct mlx5dv_devx_umem pub;
 	struct fake_ctx *ctx;
@@ -179,6 +169,10 @@ static struct mlx5dv_devx_umem *fake_umem_reg(struct ibv_context *context, void 
 	int err;
 
 	cmd_log_add(&fake.log, CMD_UMEM_REG, NULL, 0, size, access);
+	pthread_mutex_lock(&fake.lock);
+	fake.last.umem_addr = addr;
+	fake.last.umem_size = size;
+	pthread_mutex_unlock(&fake.lock);
 	if (fake_take_failure(&err))
 		return NULL;
 	u = calloc(1, sizeof(*u));
@@ -194,10 +188,14 @@ static struct mlx5dv_devx_umem *fake_umem_reg(struct ibv_context *context, void 
 	return &u->pub;
 }
 
-/* Only dmabuf registrations come this way; the software NIC cannot map them, so no data moves. */
+/*
+ * Only dmabuf registrations come this way; the software NIC cannot map them, so no data moves,
+ * except for the one dmabuf a test backed with host memory (fake_rdma_core_set_dmabuf_backing).
+ */
 static struct mlx5dv_devx_umem *fake_umem_reg_ex(struct ibv_context *context, struct ogda_mlx5dv_umem_in *in)
 {
 	struct fake_umem *u;
+	void *base;
 	int err;
 
 	cmd_log_add(&fake.log, CMD_UMEM_REG, NULL, 0, in->size, in->access);
@@ -212,6 +210,20 @@ static struct mlx5dv_devx_umem *fake_umem_reg_ex(struct ibv_context *context, st
 	if (u == NULL)
 		return NULL;
 	u->ctx = (struct fake_ctx *)context;
+	pthread_mutex_lock(&fake.lock);
+	base = in->dmabuf_fd == fake.backing_fd ? fake.backing_base : NULL;
+	pthread_mutex_unlock(&fake.lock);
+	if (base != NULL) {
+		/* A backed dmabuf: the software NIC's umem of that host memory (addr is the offset). */
+		if (swnic_umem_register(u->ctx->nic, (uint8_t *)base + (uintptr_t)in->addr, in->size, in->access,
+					&u->pub.umem_id) != DOCA_SUCCESS) {
+			free(u);
+			errno = EINVAL;
+			return NULL;
+		}
+		fake_count(&fake.counts.umems, 1);
+		return &u->pub;
+	}
 	u->dmabuf = true;
 	pthread_mutex_lock(&fake.lock);
 	u->pub.umem_id = FAKE_DMABUF_UMEM_ID_BASE + fake.next_dmabuf_id++;
@@ -480,6 +492,7 @@ int fake_rdma_core_raise_event(uint8_t type, uint32_t obj_num)
 
 void fake_devx_fill(struct ogda_mlx5dv *dv)
 {
+	fake_flow_fill(dv);
 	dv->devx_general_cmd = fake_general_cmd;
 	dv->devx_obj_create = fake_obj_create;
 	dv->devx_obj_modify = fake_obj_modify;

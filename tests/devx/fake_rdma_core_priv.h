@@ -4,6 +4,7 @@
 #define OGDA_TESTS_DEVX_FAKE_RDMA_CORE_PRIV_H_
 
 #include "fake_rdma_core.h"
+#include "prm/prm_destroy.h"
 #include "swnic/swnic.h"
 
 #include <pthread.h>
@@ -31,7 +32,19 @@ struct fake_state {
 	int list_errno;
 	enum ibv_mtu max_mtu, active_mtu;
 	uint32_t next_dmabuf_id;
+	int backing_fd;             /* fake_rdma_core_set_dmabuf_backing: this dmabuf fd ... */
+	void *backing_base;         /* ... stands for host memory here */
 	struct fake_channel *channels[FAKE_MAX_CHANNELS];
+};
+
+/* rdma-core leaves this struct opaque: each provider (here, the fake) defines it. */
+struct mlx5dv_devx_obj {
+	struct fake_ctx *ctx;
+	uint16_t create_opcode;
+	uint32_t id;
+	/* The destroy command, prepared at create as the kernel does (0 bytes: none known). */
+	uint8_t destroy_in[PRM_DESTROY_CMD_MAX];
+	size_t destroy_len;
 };
 
 extern struct fake_state fake;
@@ -43,6 +56,9 @@ bool fake_take_failure(int *err);
 int fake_status_errno(uint8_t status);
 
 void fake_count(int *counter, int delta);
+
+/* Steering rules (fake_rdma_core_flow.c): fills the table's flow entries. */
+void fake_flow_fill(struct ogda_mlx5dv *dv);
 
 /* DevX half: fills the table's DevX entries. */
 void fake_devx_fill(struct ogda_mlx5dv *dv);

@@ -46,6 +46,11 @@ void ffx_close(struct ffx *f)
 
 void ffx_rxq_start(struct ffx *f, unsigned i, uint16_t id)
 {
+	ffx_rxq_start_mem(f, i, id, DOCA_GPU_MEM_TYPE_CPU_GPU);
+}
+
+void ffx_rxq_start_mem(struct ffx *f, unsigned i, uint16_t id, enum doca_gpu_mem_type mtype)
+{
 	struct ffx_rxq *r = &f->rxq[i];
 	uint32_t size = FFX_BURST * FFX_PKT;
 
@@ -59,7 +64,7 @@ void ffx_rxq_start(struct ffx *f, unsigned i, uint16_t id)
 	assert_int_equal(doca_eth_rxq_create(f->dev, FFX_BURST, FFX_PKT, &r->q), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_rxq_set_type(r->q, DOCA_ETH_RXQ_TYPE_CYCLIC), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_rxq_set_pkt_buf(r->q, r->m, 0, size), DOCA_SUCCESS);
-	assert_int_equal(doca_eth_rxq_gpu_set_rq_mem_type(r->q, DOCA_GPU_MEM_TYPE_CPU_GPU), DOCA_SUCCESS);
+	assert_int_equal(doca_eth_rxq_gpu_set_rq_mem_type(r->q, mtype), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_set_datapath_on_gpu(doca_eth_rxq_as_doca_ctx(r->q), f->gpu), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_start(doca_eth_rxq_as_doca_ctx(r->q)), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_rxq_apply_queue_id(r->q, id), DOCA_SUCCESS);

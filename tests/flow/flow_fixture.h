@@ -43,6 +43,8 @@ void ffx_close(struct ffx *f);
 
 /* Starts receive queue @i (queue memory in CPU_GPU memory, as a ConnectX needs) with queue id @id. */
 void ffx_rxq_start(struct ffx *f, unsigned i, uint16_t id);
+/* The same with queue memory of type @mtype. */
+void ffx_rxq_start_mem(struct ffx *f, unsigned i, uint16_t id, enum doca_gpu_mem_type mtype);
 void ffx_rxq_stop(struct ffx *f, unsigned i);
 
 /* doca_flow_init with @pipe_queues queues, @nr_counters counters, an entry callback (or NULL). */

@@ -368,10 +368,25 @@ static void check_move(struct walk *w, const struct scen *s, uint32_t index, uin
 	step_destroy(w, PRM_CMD_CREATE_FLOW_GROUP, old_group);
 }
 
+/*
+ * The rule that attaches the root table on a ConnectX, as the fake recorded it: a NIC RX matcher
+ * with an empty mask (every frame) at priority 0, one DEST_DEVX action naming the flow table
+ * object, and both gone by the port's stop (the walk has reached it when this is called).
+ */
+static void check_root_rule(uint32_t root_table)
+{
+	const struct fake_rdma_core_last *l = fake_rdma_core_last();
+	const char *why = fake_rdma_core_root_rule_check(root_table);
+
+	if (why != NULL)
+		fail_msg("the root's steering rule: %s", why);
+	assert_int_equal(l->flows_destroyed, 1);
+	assert_int_equal(l->matchers_destroyed, 1);
+}
+
 static void check_stream(const struct cmd_log *log, const struct scen *s, const struct ffx *f)
 {
 	struct prm_create_rqt_params *rqt = calloc(1, sizeof(*rqt));
-	struct prm_set_flow_table_root_params root;
 	struct prm_create_tir_params tir;
 	struct prm_set_fte_params p;
 	struct prm_match_lyr_2_4 c;
@@ -439,13 +454,13 @@ static void check_stream(const struct cmd_log *log, const struct scen *s, const 
 	p = check_fte(&w, s->tcp_table, 1, PRM_FLOW_ACTION_FWD_DEST);
 	assert_int_equal(p.ctx.match_value.tcp_dport, 443);
 
-	/* root: level 0, made the root table */
+	/* root: level 1, reached from the kernel's root by an rdma-core rule (the fake's record) */
 	check_table(&w, FLOW_LEVEL_ROOT, 3, 0);
-	e = step(&w, CMD_GENERAL, PRM_CMD_SET_FLOW_TABLE_ROOT);
-	assert_int_equal(prm_set_flow_table_root_in_parse(e->bytes, e->len, &root), DOCA_SUCCESS);
-	assert_int_equal(root.op_mod, 0);
-	assert_int_equal(root.table_type, PRM_FLOW_TABLE_NIC_RX);
-	assert_int_equal(root.table_id, s->root_table);
+	assert_int_equal(FLOW_LEVEL_ROOT, 1);
+	e = step(&w, CMD_RX_ROOT, 0);
+	assert_int_equal(e->arg0, s->root_table);
+	assert_int_equal(e->arg1, 1);
+	check_root_rule(s->root_table);
 	/* UDP (0), TCP (1), ICMP counted and dropped (2): a group each */
 	c = check_group(&w, s->root_table, 0, 0);
 	check_ip_proto(&c, true, 0);
@@ -488,9 +503,9 @@ static void check_stream(const struct cmd_log *log, const struct scen *s, const 
 	step_destroy(&w, PRM_CMD_ALLOC_FLOW_COUNTER, s->icmp_counter);
 
 	/* port stop: the root goes first, then every entry (newest pipe first), then the tables */
-	e = step(&w, CMD_GENERAL, PRM_CMD_SET_FLOW_TABLE_ROOT);
-	assert_int_equal(prm_set_flow_table_root_in_parse(e->bytes, e->len, &root), DOCA_SUCCESS);
-	assert_int_equal(root.op_mod, 1);
+	e = step(&w, CMD_RX_ROOT, 0);
+	assert_int_equal(e->arg0, s->root_table);
+	assert_int_equal(e->arg1, 0);
 	step_destroy(&w, PRM_CMD_SET_FLOW_TABLE_ENTRY, 0);
 	step_destroy(&w, PRM_CMD_CREATE_FLOW_GROUP, g_dns);
 	step_destroy(&w, PRM_CMD_SET_FLOW_TABLE_ENTRY, 1);
@@ -582,6 +597,42 @@ static void test_connectx_commands(void **state)
 	assert_int_equal(cmd_log_count(fake_rdma_core_log(), CMD_CREATE, 0), cmd_log_count(fake_rdma_core_log(), CMD_DESTROY, 0));
 }
 
+/*
+ * The software NIC attaches the root with SET_FLOW_TABLE_ROOT (its bytes checked here: NIC RX, the
+ * table, op_mod 0; the disconnect op_mod 1 with no table), where the ConnectX binding makes an
+ * rdma-core rule the fake records as CMD_RX_ROOT: each command becomes that record, so that
+ * every other command can be compared byte for byte.
+ */
+static void root_commands_as_rules(struct cmd_log *log)
+{
+	struct prm_set_flow_table_root_params root;
+	uint32_t attached = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->n; i++) {
+		struct cmd_log_entry *e = &log->e[i];
+
+		if (e->kind != CMD_GENERAL || cmd_log_opcode(e) != PRM_CMD_SET_FLOW_TABLE_ROOT)
+			continue;
+		assert_int_equal(prm_set_flow_table_root_in_parse(e->bytes, e->len, &root), DOCA_SUCCESS);
+		assert_int_equal(root.table_type, PRM_FLOW_TABLE_NIC_RX);
+		if (root.op_mod == 0) {
+			attached = root.table_id;
+			e->arg0 = root.table_id;
+			e->arg1 = 1;
+		} else {
+			assert_int_equal(root.op_mod, 1);
+			assert_int_equal(root.table_id, 0);
+			e->arg0 = attached;
+			e->arg1 = 0;
+		}
+		e->kind = CMD_RX_ROOT;
+		e->len = 0;
+		n++;
+	}
+	assert_int_equal(n, 2);
+}
+
 static void test_identical_on_both_devices(void **state)
 {
 	struct cmd_log *hw = fake_rdma_core_log();
@@ -600,6 +651,7 @@ static void test_identical_on_both_devices(void **state)
 		cmd_log_dump(hw, FAKE_MLX5_NAME);
 	}
 	assert_true(sw_cmds.n > 40);
+	root_commands_as_rules(&sw_cmds);
 	cmd_log_assert_equal(&sw_cmds, hw);
 	cmd_log_fini(&sw_cmds);
 }
