@@ -40,8 +40,8 @@ int eth_rxq_sample_start_opts(struct eth_sample *s, struct eth_rxq_sample *q, ui
 	    eth_sample_check(doca_eth_rxq_set_pkt_buf(q->rxq, q->mmap, 0, size), "doca_eth_rxq_set_pkt_buf") != 0)
 		return -1;
 	/* As the SDK's samples: the DUMP fence is for GPUs before Hopper (compute capability < 9). */
-	if ((o->mcst > 0 || (o->mcst < 0 && s->on_gpu && s->cc_major < 9)) &&
-	    eth_sample_check(doca_eth_rxq_gpu_enable_mcst_qp(q->rxq), "doca_eth_rxq_gpu_enable_mcst_qp") != 0)
+	q->mcst = o->mcst > 0 || (o->mcst < 0 && s->on_gpu && s->cc_major < 9);
+	if (q->mcst && eth_sample_check(doca_eth_rxq_gpu_enable_mcst_qp(q->rxq), "doca_eth_rxq_gpu_enable_mcst_qp") != 0)
 		return -1;
 	if (o->strides != 0 &&
 	    eth_sample_check(opengda_eth_rxq_set_striding(q->rxq, o->strides), "opengda_eth_rxq_set_striding") != 0)

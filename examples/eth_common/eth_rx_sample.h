@@ -18,6 +18,7 @@ struct eth_rxq_sample {
 	struct doca_gpu_eth_rxq *h;   /* device handle */
 	struct doca_mmap *mmap;
 	void *pkts;                   /* packet buffer as device code addresses it */
+	int mcst;                     /* the queue has an MCST queue (doca_eth_rxq_gpu_enable_mcst_qp) */
 	int started;
 };
 

@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 	*(volatile uint32_t *)flag_cpu = 0;
 	printf("gpunetio_simple_receive: ready: IPv4 UDP steered to queue %u (%s, %s scope, %s%s)\n", qid,
 	       s.on_gpu ? "GPU kernel" : "host thread", s.on_gpu ? scopes[c.scope] : "thread",
-	       c.q.strides != 0 ? "striding" : "cyclic", q.h->mcst_qp != NULL ? ", MCST queue" : "");
+	       c.q.strides != 0 ? "striding" : "cyclic", q.mcst ? ", MCST queue" : "");
 	fflush(stdout);
 	if (s.on_gpu) {
 		a = (struct simple_receive_args){.rxq = q.h, .want = c.want, .exit_flag = flag_dev, .stats = stats_dev,
