@@ -71,7 +71,7 @@ struct gpp_http_queue {
 	struct doca_gpu_eth_txq *txq;        /* its answers (one poller per send queue: its server) */
 	uint64_t frames;                     /* GPP_HTTP_SLOTS reply buffers of GPP_HTTP_FRAME bytes */
 	uint32_t frames_mkey_be;
-	unsigned long long *replies;         /* answers sent (CPU_GPU memory: the CPU reads it) */
+	uint64_t *replies;                   /* answers sent (CPU_GPU memory: the CPU reads it) */
 };
 
 OGDA_DEV_FN uint32_t gpp_rd32(const uint8_t *p)
@@ -244,9 +244,9 @@ OGDA_DEV_FN uint8_t *gpp_http_frame(const struct gpp_http_queue *hq, uint32_t sl
 }
 
 /* After item @p slot's answer completed: one more answer counted, the item FREE for the receiver. */
-OGDA_DEV_FN void gpp_http_served(const struct gpp_http_queue *hq, uint32_t slot, unsigned long long served)
+OGDA_DEV_FN void gpp_http_served(const struct gpp_http_queue *hq, uint32_t slot, uint64_t served)
 {
-	*(volatile unsigned long long *)hq->replies = served;
+	ogda_dev_store_relaxed_u64(hq->replies, served);
 	(void)ogda_dev_sem_set_status(hq->sem, slot, DOCA_GPU_SEMAPHORE_STATUS_FREE);
 }
 

@@ -96,13 +96,13 @@ int gpp_http_setup(struct eth_sample *s, uint32_t nq, struct gpp_args *a, struct
 	    eth_sample_mmap(s, h->frames, frames_len, &h->frames_mmap, &mkey) != 0)
 		return -1;
 	a->pages.data = h->pages;
-	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, GPP_MAX_QUEUES * sizeof(unsigned long long), 64,
+	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, GPP_MAX_QUEUES * sizeof(uint64_t), 64,
 						DOCA_GPU_MEM_TYPE_CPU_GPU, &h->replies_dev, &h->replies_cpu),
 			     "doca_gpu_mem_alloc (HTTP counters)") != 0) {
 		h->replies_dev = NULL;
 		return -1;
 	}
-	memset(h->replies_cpu, 0, GPP_MAX_QUEUES * sizeof(unsigned long long));
+	memset(h->replies_cpu, 0, GPP_MAX_QUEUES * sizeof(uint64_t));
 	for (i = 0; i < nq; i++) {
 		struct gpp_http_queue *hq = &a->hq[i];
 
@@ -113,7 +113,7 @@ int gpp_http_setup(struct eth_sample *s, uint32_t nq, struct gpp_args *a, struct
 		hq->txq = txh;
 		hq->frames = (uint64_t)(uintptr_t)h->frames + (uint64_t)i * GPP_HTTP_SLOTS * GPP_HTTP_FRAME;
 		hq->frames_mkey_be = htonl(mkey);
-		hq->replies = (unsigned long long *)h->replies_dev + i;
+		hq->replies = (uint64_t *)h->replies_dev + i;
 	}
 	a->http = 1;
 	return 0;
@@ -146,7 +146,7 @@ uint64_t gpp_http_answers(const struct gpp_http_host *h)
 	uint32_t i;
 
 	for (i = 0; i < h->nq; i++)
-		n += __atomic_load_n((unsigned long long *)h->replies_cpu + i, __ATOMIC_ACQUIRE);
+		n += __atomic_load_n((uint64_t *)h->replies_cpu + i, __ATOMIC_RELAXED);
 	return n;
 }
 
@@ -156,7 +156,7 @@ void *gpp_http_server_main(void *arg)
 	const struct gpp_http_server_arg *sa = arg;
 	const struct gpp_args *a = sa->a;
 	const struct gpp_http_queue *hq = &a->hq[sa->qi];
-	unsigned long long served = 0;
+	uint64_t served = 0;
 	struct gpp_http_req r;
 	uint32_t slot = 0, done = 0;
 	int rc;

@@ -156,7 +156,7 @@ __global__ void gpp_http_server_kernel(struct gpp_args a)
 	__shared__ struct gpp_http_req r;
 	__shared__ int state; /* 0 waiting, 1 an item to answer, 2 leave */
 	const struct gpp_http_queue *hq = &a.hq[blockIdx.x];
-	unsigned long long served = 0;
+	uint64_t served = 0;
 	uint32_t slot = 0, done = 0;
 	doca_error_t err;
 
