@@ -26,12 +26,20 @@
  * and counted by the port). doca_ctx_stop() with packets still held leaves the queue STOPPING
  * (no more packets are delivered) until they are given back; doca_pe_progress() then stops it.
  *
+ * CPU data path with receive tasks (type REGULAR, no doca_ctx_set_datapath_on_gpu()):
+ * doca_eth_rxq_task_recv_set_conf() and doca_pe_connect_ctx() before start, no packet buffer;
+ * once started, each doca_eth_rxq_task_recv_allocate_init() task names a doca_buf of the
+ * application's (from a doca_buf_inventory over a doca_mmap registered on the device), and each
+ * doca_task_submit() posts one receive WQE naming that buffer. doca_pe_progress() completes the
+ * tasks in submit order: the buffer's data is the frame (data_len its bytes). doca_ctx_stop()
+ * with tasks in flight flushes them (error callback, DOCA_ERROR_SHUTDOWN) in doca_pe_progress().
+ *
  * Start creates, through the device interface (software NIC or ConnectX alike), a CQ and an RQ
  * whose WQEs name the packet buffers (PRM CREATE_CQ, CREATE_RQ, MODIFY_RQ RST to RDY); all WQEs
- * are posted at start.
+ * are posted at start (REGULAR: none; the receive tasks post them).
  *
- * Differences from DOCA (docs/ethernet.md): the REGULAR type is not offered; CYCLIC is for the
- * GPU data path and MANAGED_MEMPOOL for the CPU one; no striding RQ by default
+ * Differences from DOCA (docs/ethernet.md): CYCLIC is for the GPU data path, MANAGED_MEMPOOL and
+ * REGULAR for the CPU one; no striding RQ by default
  * (opengda_eth_rxq_set_striding()); the MCST DUMP queue (doca_eth_rxq_gpu_enable_mcst_qp()) is a
  * loopback RC QP exported as mcst_qp in the handle. The CPU data path's functions are not
  * forwarded to a DOCA SDK (DOCA_SDK_LIB_PATH): in SDK mode they answer DOCA_ERROR_NOT_SUPPORTED.
@@ -61,12 +69,12 @@ struct doca_eth_rxq;
 enum doca_eth_rxq_type {
 	DOCA_ETH_RXQ_TYPE_CYCLIC = 0,          /**< Buffers reused in ring order; the GPU data path's type. */
 	DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL = 1, /**< CPU data path: packets lent as doca_buf from doca_pe_progress(). */
-	DOCA_ETH_RXQ_TYPE_REGULAR = 2,         /**< CPU data path with receive tasks (not offered here). */
+	DOCA_ETH_RXQ_TYPE_REGULAR = 2,         /**< CPU data path: receive tasks, each with a buffer of its own. */
 };
 
 /** @brief Who consumes the queue. */
 enum doca_eth_rxq_data_path_type {
-	DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU = 0, /**< A CPU thread, through doca_pe_progress() (MANAGED_MEMPOOL). */
+	DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU = 0, /**< A CPU thread, through doca_pe_progress() (MANAGED_MEMPOOL, REGULAR). */
 	DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU = 1, /**< Device code. */
 };
 
@@ -74,6 +82,8 @@ enum doca_eth_rxq_data_path_type {
 #define OPENGDA_ETH_RXQ_MAX_BURST 32768u
 /** @brief Largest packet a queue takes (a jumbo frame). */
 #define OPENGDA_ETH_RXQ_MAX_PACKET_SIZE 16384u
+/** @brief Most receive tasks a REGULAR queue can allocate (doca_eth_rxq_task_recv_set_conf()). */
+#define OPENGDA_ETH_RXQ_MAX_TASKS 65536u
 
 /**
  * @brief Creates a receive queue on @p dev holding up to @p max_burst_size packets (rounded up to
@@ -88,9 +98,9 @@ doca_error_t doca_eth_rxq_destroy(struct doca_eth_rxq *eth_rxq);
 struct doca_ctx *doca_eth_rxq_as_doca_ctx(struct doca_eth_rxq *eth_rxq);
 
 /**
- * @brief Sets the type: CYCLIC (GPU data path, the default) or MANAGED_MEMPOOL (CPU data path).
- * @return DOCA_SUCCESS; DOCA_ERROR_NOT_SUPPORTED for REGULAR; DOCA_ERROR_INVALID_VALUE for an
- *         unknown type or NULL; DOCA_ERROR_BAD_STATE when started.
+ * @brief Sets the type: CYCLIC (GPU data path, the default), MANAGED_MEMPOOL or REGULAR (CPU data path).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for an unknown type or NULL; DOCA_ERROR_BAD_STATE
+ *         when started.
  */
 doca_error_t doca_eth_rxq_set_type(struct doca_eth_rxq *eth_rxq, enum doca_eth_rxq_type type);
 /** @brief Changes the burst size (queue not started). */
@@ -104,7 +114,8 @@ doca_error_t doca_eth_rxq_set_max_packet_size(struct doca_eth_rxq *eth_rxq, uint
  *        @p head_size and @p tail_size. @p rate, @p pkt_max_time and @p log_max_lro_pkt_sz are
  *        accepted (LRO is not offered: must be 0).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL or out-of-range values;
- *         DOCA_ERROR_NOT_SUPPORTED for REGULAR.
+ *         DOCA_ERROR_NOT_SUPPORTED for REGULAR (it has no packet buffer: each receive task brings
+ *         its own).
  */
 doca_error_t doca_eth_rxq_estimate_packet_buf_size(enum doca_eth_rxq_type type, uint32_t rate, uint16_t pkt_max_time,
 						   uint32_t max_packet_size, uint32_t max_burst_size,
@@ -112,12 +123,17 @@ doca_error_t doca_eth_rxq_estimate_packet_buf_size(enum doca_eth_rxq_type type, 
 						   uint32_t *buf_size);
 /**
  * @brief The packet buffer: @p size bytes at @p offset in @p mmap (started, local read-write). It
- *        must hold the estimated size; checked at start.
+ *        must hold the estimated size; checked at start. A REGULAR queue does not use one: start
+ *        logs a warning and leaves it unused (the mmap stays held until replaced or destroyed).
  */
 doca_error_t doca_eth_rxq_set_pkt_buf(struct doca_eth_rxq *eth_rxq, struct doca_mmap *mmap, uint32_t mmap_offset,
 				      uint32_t mmap_len);
 
-/** @brief DOCA_SUCCESS for (CYCLIC, GPU) and (MANAGED_MEMPOOL, CPU); DOCA_ERROR_NOT_SUPPORTED for the others. */
+/**
+ * @brief DOCA_SUCCESS for (CYCLIC, GPU), (MANAGED_MEMPOOL, CPU) and (REGULAR, CPU);
+ *        DOCA_ERROR_NOT_SUPPORTED for the others; DOCA_ERROR_INVALID_VALUE for NULL or an unknown
+ *        data path type.
+ */
 doca_error_t doca_eth_rxq_cap_is_type_supported(const struct doca_devinfo *devinfo, enum doca_eth_rxq_type type,
 						enum doca_eth_rxq_data_path_type data_path_type);
 /** @brief OPENGDA_ETH_RXQ_MAX_BURST. */
@@ -197,6 +213,99 @@ doca_error_t doca_eth_rxq_event_managed_recv_get_rx_hash(const struct doca_eth_r
  */
 doca_error_t doca_eth_rxq_event_managed_recv_get_timestamp(const struct doca_eth_rxq_event_managed_recv *event_managed_recv,
 							   uint64_t *timestamp);
+
+/* ---- CPU data path: receive tasks (DOCA_ETH_RXQ_TYPE_REGULAR) ---- */
+
+struct doca_task;
+/** @brief A receive task: one frame into one doca_buf of the application's. */
+struct doca_eth_rxq_task_recv;
+
+/**
+ * @brief A receive task's completion callback (success and error alike; doca_task_get_status()
+ *        on doca_eth_rxq_task_recv_as_doca_task() tells which). Runs in doca_pe_progress(); the
+ *        task is the application's again: it may resubmit it, free it or keep it.
+ * @param [in] task_recv The completed task.
+ * @param [in] task_user_data The task's user data (doca_eth_rxq_task_recv_allocate_init()).
+ * @param [in] ctx_user_data The queue context's user data (doca_ctx_set_user_data()).
+ */
+typedef void (*doca_eth_rxq_task_recv_completion_cb_t)(struct doca_eth_rxq_task_recv *task_recv,
+						       union doca_data task_user_data, union doca_data ctx_user_data);
+
+/**
+ * @brief Configures the receive tasks of a REGULAR queue (not started). Both callbacks are needed:
+ *        every task's outcome reaches one of them.
+ * @param [in] eth_rxq The queue.
+ * @param [in] task_completion_cb Called for each frame received.
+ * @param [in] task_error_cb Called for each task that failed (DOCA_ERROR_IO_FAILED: the NIC
+ *        reported an error, or the RQ was in error already) or was flushed by doca_ctx_stop()
+ *        (DOCA_ERROR_SHUTDOWN).
+ * @param [in] task_recv_num Tasks the queue can allocate, 1 .. OPENGDA_ETH_RXQ_MAX_TASKS.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments or a number out of range;
+ *         DOCA_ERROR_BAD_STATE when started; DOCA_ERROR_NOT_SUPPORTED in SDK mode.
+ */
+doca_error_t doca_eth_rxq_task_recv_set_conf(struct doca_eth_rxq *eth_rxq,
+					     doca_eth_rxq_task_recv_completion_cb_t task_completion_cb,
+					     doca_eth_rxq_task_recv_completion_cb_t task_error_cb, uint32_t task_recv_num);
+
+/**
+ * @brief Allocates a receive task of a RUNNING REGULAR queue with a CPU data path.
+ * @param [in] eth_rxq The queue.
+ * @param [in] pkt The buffer the frame goes to (may be NULL here; checked at submit): a doca_buf
+ *        whose mmap is registered on the queue's device, with at least max_packet_size bytes from
+ *        its data address to its end.
+ * @param [in] user_data The task's user data.
+ * @param [out] task_recv The task.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments; DOCA_ERROR_NOT_SUPPORTED for a
+ *         queue with a GPU data path or of another type, and in SDK mode; DOCA_ERROR_BAD_STATE when
+ *         not RUNNING; DOCA_ERROR_NO_MEMORY when all task_recv_num tasks are allocated.
+ */
+doca_error_t doca_eth_rxq_task_recv_allocate_init(struct doca_eth_rxq *eth_rxq, struct doca_buf *pkt,
+						  union doca_data user_data, struct doca_eth_rxq_task_recv **task_recv);
+
+/** @brief The task as a doca_task (doca_task_submit(), doca_task_free(), ...); NULL, logged, for NULL. */
+struct doca_task *doca_eth_rxq_task_recv_as_doca_task(struct doca_eth_rxq_task_recv *task_recv);
+
+/**
+ * @brief Gives an allocated task another buffer (the SDK's returns void).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL; DOCA_ERROR_BAD_STATE for a task in flight or freed.
+ */
+doca_error_t doca_eth_rxq_task_recv_set_pkt(struct doca_eth_rxq_task_recv *task_recv, struct doca_buf *pkt);
+
+/** @brief The task's buffer. @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments. */
+doca_error_t doca_eth_rxq_task_recv_get_pkt(const struct doca_eth_rxq_task_recv *task_recv, struct doca_buf **pkt);
+
+/**
+ * @brief Whether the NIC found the received frame's L3 header good (IPv4 header checksum right,
+ *        IPv6 parsed): 1 or 0; 0 for a task that did not complete successfully.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_rxq_task_recv_get_l3_ok(const struct doca_eth_rxq_task_recv *task_recv, uint8_t *l3_ok);
+
+/**
+ * @brief Whether the NIC found the received frame's TCP / UDP checksum right: 1 or 0; 0 for a
+ *        task that did not complete successfully.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_rxq_task_recv_get_l4_ok(const struct doca_eth_rxq_task_recv *task_recv, uint8_t *l4_ok);
+
+/**
+ * @brief The flow tag of the steering rule that delivered the frame (0 when none set one).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_rxq_task_recv_get_flow_tag(const struct doca_eth_rxq_task_recv *task_recv, uint32_t *flow_tag);
+
+/**
+ * @brief The RSS hash the NIC computed for the frame (0 when steered without RSS).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_rxq_task_recv_get_rx_hash(const struct doca_eth_rxq_task_recv *task_recv, uint32_t *rx_hash);
+
+/**
+ * @brief The frame's receive time stamp, in nanoseconds of the NIC clock (CLOCK_REALTIME on the
+ *        software NIC).
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for NULL arguments.
+ */
+doca_error_t doca_eth_rxq_task_recv_get_timestamp(const struct doca_eth_rxq_task_recv *task_recv, uint64_t *timestamp);
 
 #ifdef __cplusplus
 }

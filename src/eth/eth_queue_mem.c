@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "devx/devx.h"
 #include "devx/hw.h"
+#include "doca_core/core_priv.h"
 #include "doca_gpunetio_verbs_def.h"
 #include "gpunetio/gpunetio_priv.h"
 #include "opengda_mlx5.h"
@@ -186,4 +187,24 @@ doca_error_t eth_cpu_sdk_refuses(const char *func)
 	OGDA_LOG_ERR("%s: the CPU data path is not forwarded to the DOCA SDK; unset %s to use OpenGDA's", func,
 		     OGDA_SDK_ENV);
 	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t eth_task_conf_check(const struct doca_ctx *ctx, bool both_cbs, uint32_t num, uint32_t max,
+				 const char *func)
+{
+	doca_error_t err = eth_cpu_sdk_refuses(func);
+
+	if (err == DOCA_SUCCESS)
+		err = core_ctx_check_idle(ctx, func);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (!both_cbs) {
+		OGDA_LOG_ERR("%s: both callbacks are needed (a task's outcome is always delivered)", func);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (num == 0 || num > max) {
+		OGDA_LOG_ERR("%s: %u tasks outside 1..%u", func, num, max);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
 }

@@ -65,6 +65,15 @@ doca_error_t eth_run_create(struct ogda_devx *devx, const void *in, size_t inlen
  */
 doca_error_t eth_cpu_sdk_refuses(const char *func);
 
+struct doca_ctx;
+/*
+ * The checks of a CPU task configuration (doca_eth_txq_task_send_set_conf,
+ * doca_eth_rxq_task_recv_set_conf): not SDK mode, the queue's context IDLE, both callbacks given
+ * (@both_cbs), 1 .. @max tasks. The refusal is logged in @func's name.
+ */
+doca_error_t eth_task_conf_check(const struct doca_ctx *ctx, bool both_cbs, uint32_t num, uint32_t max,
+				 const char *func);
+
 /* The smallest l with 2^l >= n (queue sizes are powers of two). */
 static inline uint32_t eth_log2_ceil(uint32_t n)
 {

@@ -19,6 +19,8 @@ static const struct core_ctx_ops rxq_ops = {
 	.stop = eth_rxq_stop,
 	.progress = eth_rxq_progress, /* the CPU data path's packets; nothing for a GPU queue */
 	.busy = eth_rxq_busy,         /* packets lent to the application hold a stop */
+	.task_submit = eth_rxq_task_submit,   /* receive tasks of a REGULAR queue (rxq_task.c) */
+	.task_release = eth_rxq_task_release,
 };
 
 uint32_t eth_rxq_pkt_num(uint32_t max_burst)
@@ -116,13 +118,9 @@ struct doca_ctx *doca_eth_rxq_as_doca_ctx(struct doca_eth_rxq *eth_rxq)
 
 static doca_error_t type_ok(enum doca_eth_rxq_type type, const char *func)
 {
-	if (type == DOCA_ETH_RXQ_TYPE_CYCLIC || type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL)
+	if (type == DOCA_ETH_RXQ_TYPE_CYCLIC || type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL ||
+	    type == DOCA_ETH_RXQ_TYPE_REGULAR)
 		return DOCA_SUCCESS;
-	if (type == DOCA_ETH_RXQ_TYPE_REGULAR) {
-		OGDA_LOG_ERR("%s: the REGULAR type (receive tasks) is not offered: use DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL "
-			     "for a CPU data path, DOCA_ETH_RXQ_TYPE_CYCLIC for a GPU one", func);
-		return DOCA_ERROR_NOT_SUPPORTED;
-	}
 	OGDA_LOG_ERR("%s: unknown receive queue type %d", func, (int)type);
 	return DOCA_ERROR_INVALID_VALUE;
 }
@@ -185,6 +183,11 @@ doca_error_t doca_eth_rxq_estimate_packet_buf_size(enum doca_eth_rxq_type type, 
 	err = type_ok(type, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (type == DOCA_ETH_RXQ_TYPE_REGULAR) {
+		/* Nothing to estimate: receive tasks bring their own buffers (rxq_task.c). */
+		OGDA_LOG_ERR("%s: a REGULAR queue has no packet buffer: each receive task brings its own", __func__);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (log_max_lro_pkt_sz != 0) {
 		OGDA_LOG_ERR("%s: LRO is not offered (log_max_lro_pkt_sz must be 0)", __func__);
 		return DOCA_ERROR_NOT_SUPPORTED;
@@ -246,7 +249,8 @@ doca_error_t doca_eth_rxq_cap_is_type_supported(const struct doca_devinfo *devin
 	}
 	if (type == DOCA_ETH_RXQ_TYPE_CYCLIC && data_path_type == DOCA_ETH_RXQ_DATA_PATH_TYPE_GPU)
 		return DOCA_SUCCESS;
-	if (type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL && data_path_type == DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU)
+	if ((type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL || type == DOCA_ETH_RXQ_TYPE_REGULAR) &&
+	    data_path_type == DOCA_ETH_RXQ_DATA_PATH_TYPE_CPU)
 		return DOCA_SUCCESS;
 	return DOCA_ERROR_NOT_SUPPORTED;
 }

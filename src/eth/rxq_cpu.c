@@ -24,6 +24,9 @@
  *
  * Stop with packets lent: the queue turns STOPPING (ops->busy), delivers nothing more, and
  * doca_pe_progress() stops it once every packet was given back, as DOCA contexts do with tasks.
+ *
+ * A REGULAR queue (receive tasks) shares the start checks, the host handle and the release here;
+ * its tasks are rxq_task.c's.
  */
 #include "eth/rxq_priv.h"
 
@@ -50,12 +53,18 @@ struct doca_eth_rxq_event_managed_recv {
 
 doca_error_t eth_rxq_cpu_prepare(struct doca_eth_rxq *q)
 {
-	if (q->type != DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
+	doca_error_t err;
+
+	if (q->type == DOCA_ETH_RXQ_TYPE_REGULAR) {
+		err = eth_rxq_task_check(q); /* receive tasks: rxq_task.c */
+		if (err != DOCA_SUCCESS)
+			return err;
+	} else if (q->type != DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) {
 		OGDA_LOG_ERR("eth_rxq: a queue without a GPU data path receives on the CPU: set "
-			     "DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL, or call doca_ctx_set_datapath_on_gpu()");
+			     "DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL or DOCA_ETH_RXQ_TYPE_REGULAR, or call "
+			     "doca_ctx_set_datapath_on_gpu()");
 		return DOCA_ERROR_NOT_SUPPORTED;
-	}
-	if (q->recv_cb == NULL) {
+	} else if (q->recv_cb == NULL) {
 		OGDA_LOG_ERR("eth_rxq: no managed receive handlers: doca_eth_rxq_event_managed_recv_register() first");
 		return DOCA_ERROR_BAD_STATE;
 	}
@@ -83,6 +92,8 @@ doca_error_t eth_rxq_cpu_init(struct doca_eth_rxq *q)
 	const struct doca_gpu_eth_rxq *v = &q->view;
 	uint32_t i, n = v->pkt_num;
 
+	if (q->type == DOCA_ETH_RXQ_TYPE_REGULAR)
+		return eth_rxq_task_init(q, v->wqe_num); /* no buffers of the queue's own to lend */
 	c->bufs = calloc(n, sizeof(*c->bufs));
 	c->slot = calloc(n, sizeof(*c->slot));
 	if (c->bufs == NULL || c->slot == NULL) {
@@ -109,6 +120,7 @@ void eth_rxq_cpu_release(struct doca_eth_rxq *q)
 {
 	struct eth_rxq_cpu *c = &q->res.cpu;
 
+	eth_rxq_task_release_all(q);
 	free(c->bufs);
 	free((void *)c->slot);
 	if (c->host != NULL)
@@ -188,6 +200,9 @@ uint8_t eth_rxq_progress(struct doca_ctx *ctx)
 	uint8_t any = 0;
 	uint32_t n;
 
+	/* Receive tasks complete, and are flushed by a stop, in rxq_task.c. */
+	if (ctx->gpu == NULL && q->type == DOCA_ETH_RXQ_TYPE_REGULAR)
+		return eth_rxq_task_progress(q);
 	/* A GPU queue's packets are device code's; a stopping queue delivers nothing more. */
 	if (ctx->gpu != NULL || q->res.cpu.bufs == NULL || atomic_load(&ctx->state) != DOCA_CTX_STATE_RUNNING)
 		return 0;

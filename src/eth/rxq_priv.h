@@ -8,6 +8,8 @@
  *   rxq_mcst.c   the MCST queue (doca_eth_rxq_gpu_enable_mcst_qp): a loopback QP for DUMPs
  *   rxq_cpu.c    the CPU data path (DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL): packets lent as doca_buf
  *                from doca_pe_progress(), reposted in ring order once given back
+ *   rxq_task.c   the CPU data path of DOCA_ETH_RXQ_TYPE_REGULAR: receive tasks, each posting one
+ *                WQE naming the application's own doca_buf
  */
 #ifndef OGDA_ETH_RXQ_PRIV_H_
 #define OGDA_ETH_RXQ_PRIV_H_
@@ -38,6 +40,23 @@ struct eth_rxq_cpu {
 	_Atomic uint32_t lent;            /* buffers the application holds */
 };
 
+struct doca_eth_rxq_task_recv;
+
+/*
+ * The receive tasks of a started REGULAR queue (rxq_task.c). The RQ starts empty; each submit
+ * posts one WQE (producer counter wqe_pi of the view), and CQE i completes ring[i & mask], so
+ * tasks complete in submit order. Touched by the engine's thread only.
+ */
+struct eth_rxq_tasks {
+	struct doca_eth_rxq_task_recv *pool;  /* task_num tasks */
+	struct doca_eth_rxq_task_recv *free;  /* free list */
+	struct doca_eth_rxq_task_recv **ring; /* in flight, by WQE index */
+	uint32_t mask;                        /* WQEs - 1 */
+	uint64_t posted, done;                /* WQEs posted / tasks completed */
+	bool in_error;                        /* an error CQE came: the RQ is in error */
+	bool quiesced;                        /* stopping: the RQ was reset, the rest are flushed */
+};
+
 struct eth_rxq_res {
 	struct eth_queue_mem qm;          /* queue memory, umem, CQ (eth_queue_mem.h) */
 	struct ogda_devx_uar *uar;        /* named by the CQ */
@@ -48,6 +67,7 @@ struct eth_rxq_res {
 	bool dev_used;                    /* core_dev_use() taken */
 	bool id_registered;               /* the queue id is in the registry */
 	struct eth_rxq_cpu cpu;           /* CPU data path only */
+	struct eth_rxq_tasks task;        /* REGULAR only */
 };
 
 struct doca_eth_rxq {
@@ -68,6 +88,9 @@ struct doca_eth_rxq {
 	/* doca_eth_rxq_event_managed_recv_register (CPU data path) */
 	doca_eth_rxq_event_managed_recv_handler_cb_t recv_cb, recv_err_cb;
 	union doca_data recv_user_data;
+	/* doca_eth_rxq_task_recv_set_conf (REGULAR, CPU data path) */
+	doca_eth_rxq_task_recv_completion_cb_t task_cb, task_err_cb;
+	uint32_t task_num;
 	struct doca_gpu_eth_rxq view;     /* host copy of the device handle */
 	struct eth_rxq_res res;
 };
@@ -95,6 +118,22 @@ static inline struct doca_gpu *eth_rxq_exec(const struct doca_eth_rxq *q)
 doca_error_t eth_rxq_cpu_prepare(struct doca_eth_rxq *q);
 doca_error_t eth_rxq_cpu_init(struct doca_eth_rxq *q);
 void eth_rxq_cpu_release(struct doca_eth_rxq *q);
+
+/*
+ * rxq_task.c, for start, stop and the context ops of a REGULAR queue. check: the task
+ * configuration is set (BAD_STATE, logged, otherwise). init: the task pool and the in-flight ring
+ * of @wqes entries. release: frees them. submit / release: core_ctx_ops. progress: completions
+ * in order and, while the queue stops, the flush of what is still in flight.
+ */
+doca_error_t eth_rxq_task_check(const struct doca_eth_rxq *q);
+doca_error_t eth_rxq_task_init(struct doca_eth_rxq *q, uint32_t wqes);
+void eth_rxq_task_release_all(struct doca_eth_rxq *q);
+doca_error_t eth_rxq_task_submit(struct doca_ctx *ctx, struct doca_task *task);
+void eth_rxq_task_release(struct doca_ctx *ctx, struct doca_task *task);
+uint8_t eth_rxq_task_progress(struct doca_eth_rxq *q);
+
+/* rxq_start.c: MODIFY_RQ of the started queue's RQ from @from to @to (PRM_RQ_STATE_*); logged on failure. */
+doca_error_t eth_rxq_rq_modify(struct doca_eth_rxq *q, uint8_t from, uint8_t to);
 
 /*
  * rxq_mcst.c: the MCST queue of a starting queue (res.mcst) and its device view (*view, valid

@@ -18,6 +18,7 @@
 #include "eth/eth_queue_ids.h"
 #include "gpunetio/gpunetio_priv.h"
 #include "opengda.h"
+#include "device/ogda_dev_wqe.h"
 #include "opengda_mlx5.h"
 #include "prm/prm_rmp.h"
 #include "prm/prm_rq.h"
@@ -101,35 +102,56 @@ static doca_error_t striding_ok(const struct doca_eth_rxq *q, const struct layou
 	return DOCA_SUCCESS;
 }
 
+/* Whether the queue's WQEs name buffers of its own (all but REGULAR, whose receive tasks bring theirs). */
+static bool own_buffers(const struct doca_eth_rxq *q)
+{
+	return q->type != DOCA_ETH_RXQ_TYPE_REGULAR;
+}
+
 /*
  * Every WQE names its packet buffers (one, or its strides); all are posted (the producer counter
  * is the ring size). A striding WQE's next segment stays zero: a cyclic ring does not follow it.
+ * A REGULAR queue starts with an empty ring and producer counter 0: each receive task posts its
+ * WQE (rxq_task.c) with the same data segment (ogda_dev_store_dseg).
  */
 static void post_all(struct doca_eth_rxq *q, const struct layout *l, uint64_t addr, uint32_t mkey)
 {
 	uint8_t *m = q->res.qm.stage; /* the initial ring, published before CREATE_RQ */
-	uint32_t i, n = 1u << l->log_wqe, seg = l->wqe_size - 16u;
+	uint32_t i, n = own_buffers(q) ? 1u << l->log_wqe : 0u, seg = l->wqe_size - 16u;
 	uint64_t wqe_bytes = (uint64_t)q->max_pkt << l->log_strides;
 
 	memset(m + l->rq_off, 0, (size_t)l->wqe_size << l->log_wqe);
-	for (i = 0; i < n; i++) {
-		uint8_t *w = m + l->rq_off + (size_t)i * l->wqe_size + seg;
-		uint32_t bc = opengda_mlx5_htobe32((uint32_t)wqe_bytes), key = opengda_mlx5_htobe32(mkey);
-		uint64_t a = opengda_mlx5_htobe64(addr + (uint64_t)i * wqe_bytes);
-
-		memcpy(w, &bc, 4);
-		memcpy(w + 4, &key, 4);
-		memcpy(w + 8, &a, 8);
-	}
+	for (i = 0; i < n; i++)
+		ogda_dev_store_dseg(m + l->rq_off + (size_t)i * l->wqe_size + seg, addr + (uint64_t)i * wqe_bytes,
+				    opengda_mlx5_htobe32(mkey), (uint32_t)wqe_bytes);
 	__atomic_store_n((uint32_t *)(void *)(m + l->dbr_off), opengda_mlx5_htobe32(n & OPENGDA_MLX5_QP_DBR_MASK),
 			 __ATOMIC_RELEASE);
+}
+
+doca_error_t eth_rxq_rq_modify(struct doca_eth_rxq *q, uint8_t from, uint8_t to)
+{
+	struct eth_rxq_res *r = &q->res;
+	struct prm_modify_rq_params mp;
+	uint8_t in[PRM_RQ_CMD_SIZE], out[PRM_RQ_SMALL_CMD_SIZE] = {0};
+	doca_error_t err;
+
+	memset(&mp, 0, sizeof(mp));
+	mp.rq_state = from;
+	mp.rqn = r->rqn;
+	mp.rqc.state = to;
+	err = prm_modify_rq_in_build(&mp, in, sizeof(in));
+	if (err == DOCA_SUCCESS)
+		err = verbs_cmd_result(r->qm.devx->ops->obj_modify(r->rq, in, sizeof(in), out, sizeof(out)), out, sizeof(out),
+				       "MODIFY_RQ");
+	if (err != DOCA_SUCCESS)
+		OGDA_LOG_ERR("eth_rxq: MODIFY_RQ 0x%x %u -> %u failed: %s", r->rqn, from, to, doca_error_get_descr(err));
+	return err;
 }
 
 static doca_error_t create_rq(struct doca_eth_rxq *q, const struct layout *l, uint32_t pdn)
 {
 	struct eth_rxq_res *r = &q->res;
 	struct prm_create_rq_params p;
-	struct prm_modify_rq_params mp;
 	uint8_t in[PRM_RQ_CMD_SIZE], out[PRM_RQ_SMALL_CMD_SIZE] = {0};
 	doca_error_t err;
 
@@ -160,17 +182,7 @@ static doca_error_t create_rq(struct doca_eth_rxq *q, const struct layout *l, ui
 		err = prm_create_rq_out_parse(out, sizeof(out), &r->rqn);
 	if (err != DOCA_SUCCESS)
 		return err;
-
-	memset(&mp, 0, sizeof(mp));
-	mp.rq_state = PRM_RQ_STATE_RST;
-	mp.rqn = r->rqn;
-	mp.rqc.state = PRM_RQ_STATE_RDY;
-	memset(out, 0, sizeof(out));
-	err = prm_modify_rq_in_build(&mp, in, sizeof(in));
-	if (err == DOCA_SUCCESS)
-		err = verbs_cmd_result(r->qm.devx->ops->obj_modify(r->rq, in, sizeof(in), out, sizeof(out)), out, sizeof(out),
-				       "MODIFY_RQ");
-	return err;
+	return eth_rxq_rq_modify(q, PRM_RQ_STATE_RST, PRM_RQ_STATE_RDY);
 }
 
 static void fill_view(struct doca_eth_rxq *q, const struct layout *l, uint64_t addr, uint32_t mkey)
@@ -189,7 +201,7 @@ static void fill_view(struct doca_eth_rxq *q, const struct layout *l, uint64_t a
 	v->need_mcst = q->need_mcst ? 1u : 0u;
 	v->wqe_addr = g + l->rq_off;
 	v->wqe_db_rec = (uint32_t *)(void *)(g + l->dbr_off);
-	v->wqe_pi = wqes;
+	v->wqe_pi = own_buffers(q) ? wqes : 0u; /* REGULAR: the receive tasks post */
 	v->wqe_num = wqes;
 	v->wqe_mask = wqes - 1u;
 	v->wqe_strides_num = 1u << l->log_strides;
@@ -261,13 +273,16 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 		if (err != DOCA_SUCCESS)
 			return err;
 	} else if (q->type != DOCA_ETH_RXQ_TYPE_CYCLIC) {
-		OGDA_LOG_ERR("eth_rxq: a GPU data path needs DOCA_ETH_RXQ_TYPE_CYCLIC (MANAGED_MEMPOOL is the CPU's)");
+		OGDA_LOG_ERR("eth_rxq: a GPU data path needs DOCA_ETH_RXQ_TYPE_CYCLIC (MANAGED_MEMPOOL and REGULAR are the CPU's)");
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	plan(q, &l);
 	err = striding_ok(q, &l);
-	if (err == DOCA_SUCCESS)
+	if (err == DOCA_SUCCESS && own_buffers(q))
 		err = pkt_buf(q, 1u << l.log_n, &addr, &mkey);
+	else if (err == DOCA_SUCCESS && q->pkt_mmap != NULL)
+		OGDA_LOG_WARN("eth_rxq: a REGULAR queue does not use the packet buffer of doca_eth_rxq_set_pkt_buf(): "
+			      "each receive task brings its own buffer");
 	if (err == DOCA_SUCCESS)
 		err = core_dev_resolve(q->dev, &r->qm.devx, &pd, &pdn);
 	if (err != DOCA_SUCCESS) {

@@ -219,20 +219,12 @@ doca_error_t doca_eth_txq_task_send_set_conf(struct doca_eth_txq *eth_txq,
 					     doca_eth_txq_task_send_completion_cb_t task_completion_cb,
 					     doca_eth_txq_task_send_completion_cb_t task_error_cb, uint32_t task_send_num)
 {
-	doca_error_t err = eth_cpu_sdk_refuses(__func__);
+	doca_error_t err = eth_task_conf_check(eth_txq != NULL ? &eth_txq->ctx : NULL,
+					       task_completion_cb != NULL && task_error_cb != NULL, task_send_num,
+					       OPENGDA_ETH_TXQ_MAX_TASKS, __func__);
 
-	if (err == DOCA_SUCCESS)
-		err = core_ctx_check_idle(eth_txq != NULL ? &eth_txq->ctx : NULL, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (task_completion_cb == NULL || task_error_cb == NULL) {
-		OGDA_LOG_ERR("%s: both callbacks are needed (a task's outcome is always delivered)", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (task_send_num == 0 || task_send_num > OPENGDA_ETH_TXQ_MAX_TASKS) {
-		OGDA_LOG_ERR("%s: %u tasks outside 1..%u", __func__, task_send_num, OPENGDA_ETH_TXQ_MAX_TASKS);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
 	eth_txq->task_cb = task_completion_cb;
 	eth_txq->task_err_cb = task_error_cb;
 	eth_txq->task_num = task_send_num;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The CPU data path of DOCA Ethernet queues in the tests: a send queue with send tasks and a
- * managed receive queue (DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL), each connected to a progress engine,
+ * managed receive queue (DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL) or one with receive tasks
+ * (DOCA_ETH_RXQ_TYPE_REGULAR), each connected to a progress engine,
  * and a bounded progress loop. The receive handlers record what they were given (a test may
  * keep the packets or give them back at once). Every step asserts (cmocka).
  */
@@ -9,6 +10,7 @@
 #define OGDA_TESTS_ETH_ETH_CPU_UTIL_H_
 
 #include "doca_buf.h"
+#include "doca_buf_inventory.h"
 #include "doca_ctx.h"
 #include "doca_dev.h"
 #include "doca_eth_rxq.h"
@@ -48,6 +50,41 @@ struct ecpu_rx {
 	bool err_pkt_null;
 };
 
+#define ECPU_REG_TASKS 32u /* receive tasks of a REGULAR queue, at most */
+
+/* A REGULAR receive queue, its tasks (task i: user data i, buffer i) and what its callbacks saw. */
+struct ecpu_reg {
+	struct doca_eth_rxq *q;
+	struct doca_pe *pe;
+	struct doca_mmap *m;
+	struct doca_buf_inventory *inv;
+	uint32_t ntasks;
+	struct doca_eth_rxq_task_recv *task[ECPU_REG_TASKS]; /* NULL once freed */
+	struct doca_buf *buf[ECPU_REG_TASKS];
+	bool in_flight[ECPU_REG_TASKS];
+	bool free_in_cb;                    /* the callbacks doca_task_free() their task */
+	uint32_t n, ok, failed;             /* completions: all, successful, failed */
+	uint32_t order[ECPU_MAX_PKTS];      /* completion i: the task's number (its user data) */
+	doca_error_t status[ECPU_MAX_PKTS];
+	size_t len[ECPU_MAX_PKTS];          /* the buffer's data_len */
+	uint8_t data[ECPU_MAX_PKTS][128];   /* its first bytes */
+	uint32_t flow_tag[ECPU_MAX_PKTS], rx_hash[ECPU_MAX_PKTS];
+	uint8_t l3_ok[ECPU_MAX_PKTS], l4_ok[ECPU_MAX_PKTS];
+	uint64_t ts[ECPU_MAX_PKTS];
+};
+
+/*
+ * Starts @r on @dev: a REGULAR queue of @burst WQEs and packets up to @pkt_size bytes, @ntasks
+ * tasks (at most ECPU_REG_TASKS) allocated, task i with an empty buffer of @buf_size bytes at
+ * buf + i * buf_size (an mmap over [buf, + size) on @dev, an inventory), queue id @queue_id.
+ */
+void ecpu_reg_start(struct doca_dev *dev, uint8_t *buf, size_t size, uint32_t burst, uint32_t pkt_size,
+		    uint32_t ntasks, uint32_t buf_size, uint16_t queue_id, struct ecpu_reg *r);
+/* doca_task_submit of task @i (marked in flight on success); its result. */
+doca_error_t ecpu_reg_submit(struct ecpu_reg *r, uint32_t i);
+/* Stops the queue (in-flight tasks flushed, the rest freed), destroys it, its engine, buffers, inventory and mmap. */
+void ecpu_reg_destroy(struct ecpu_reg *r);
+
 /* Starts @t: @burst, checksum offloads @l3 / @l4, @tasks send tasks, its own engine. */
 void ecpu_tx_start(struct doca_dev *dev, uint32_t burst, uint32_t tasks, bool l3, bool l4, struct ecpu_tx *t);
 /* Stops (the engine drains it) and destroys the queue and its engine. */
@@ -64,6 +101,8 @@ void ecpu_rx_destroy(struct ecpu_rx *r);
 
 /* Progresses @pe until *counter >= want or @ms milliseconds passed; returns *counter. */
 uint32_t ecpu_progress_until(struct doca_pe *pe, const uint32_t *counter, uint32_t want, unsigned ms);
+/* doca_ctx_start(@ctx) fails with @want, logging @needle; the context stays IDLE. */
+void ecpu_start_refused(struct doca_ctx *ctx, doca_error_t want, const char *needle);
 /* The context's state now. */
 enum doca_ctx_states ecpu_state(struct doca_ctx *ctx);
 

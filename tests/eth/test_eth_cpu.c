@@ -43,17 +43,6 @@ static void rcb(struct doca_eth_rxq_event_managed_recv *ev, struct doca_buf *pkt
 	(void)d;
 }
 
-/* doca_ctx_start(@ctx) fails with @want, logging @needle; the context stays IDLE. */
-static void start_refused(struct doca_ctx *ctx, doca_error_t want, const char *needle)
-{
-	char log[4096];
-
-	stderr_capture_begin();
-	assert_int_equal(doca_ctx_start(ctx), want);
-	assert_non_null(strstr(stderr_capture_end(log, sizeof(log)), needle));
-	assert_int_equal(ecpu_state(ctx), DOCA_CTX_STATE_IDLE);
-}
-
 static void test_txq_bad_input(void **state)
 {
 	struct cfx *f = *state;
@@ -98,13 +87,13 @@ static void test_txq_bad_input(void **state)
 	TEST_EXPECT_ERR(doca_eth_txq_task_send_allocate_init(q, NULL, (union doca_data){0}, &task), DOCA_ERROR_BAD_STATE,
 			"RUNNING");
 	/* no data path at all, then send tasks without an engine, then GPU-only options */
-	start_refused(ctx, DOCA_ERROR_BAD_STATE, "no data path");
+	ecpu_start_refused(ctx, DOCA_ERROR_BAD_STATE, "no data path");
 	assert_int_equal(doca_eth_txq_task_send_set_conf(q, cb, cb, 4), DOCA_SUCCESS);
-	start_refused(ctx, DOCA_ERROR_BAD_STATE, "progress engine");
+	ecpu_start_refused(ctx, DOCA_ERROR_BAD_STATE, "progress engine");
 	assert_int_equal(doca_pe_create(&pe), DOCA_SUCCESS);
 	assert_int_equal(doca_pe_connect_ctx(pe, ctx), DOCA_SUCCESS);
 	assert_int_equal(doca_eth_txq_gpu_set_uar_on_cpu(q), DOCA_SUCCESS);
-	start_refused(ctx, DOCA_ERROR_NOT_SUPPORTED, "GPU data path options");
+	ecpu_start_refused(ctx, DOCA_ERROR_NOT_SUPPORTED, "GPU data path options");
 	assert_int_equal(doca_eth_txq_destroy(q), DOCA_SUCCESS);
 	assert_int_equal(doca_pe_destroy(pe), DOCA_SUCCESS);
 }
@@ -250,18 +239,18 @@ static void test_rxq_bad_input(void **state)
 	m = cfx_mmap(f, 0, 16 * PKT, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	assert_int_equal(doca_eth_rxq_set_pkt_buf(q, m, 0, 16 * PKT), DOCA_SUCCESS);
 	/* CYCLIC without a GPU, MANAGED without handlers, without an engine, striding, with a GPU */
-	start_refused(ctx, DOCA_ERROR_NOT_SUPPORTED, "MANAGED_MEMPOOL");
+	ecpu_start_refused(ctx, DOCA_ERROR_NOT_SUPPORTED, "MANAGED_MEMPOOL");
 	assert_int_equal(doca_eth_rxq_set_type(q, DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL), DOCA_SUCCESS);
-	start_refused(ctx, DOCA_ERROR_BAD_STATE, "handlers");
+	ecpu_start_refused(ctx, DOCA_ERROR_BAD_STATE, "handlers");
 	assert_int_equal(doca_eth_rxq_event_managed_recv_register(q, (union doca_data){0}, rcb, rcb), DOCA_SUCCESS);
-	start_refused(ctx, DOCA_ERROR_BAD_STATE, "progress engine");
+	ecpu_start_refused(ctx, DOCA_ERROR_BAD_STATE, "progress engine");
 	assert_int_equal(doca_pe_create(&pe), DOCA_SUCCESS);
 	assert_int_equal(doca_pe_connect_ctx(pe, ctx), DOCA_SUCCESS);
 	assert_int_equal(opengda_eth_rxq_set_striding(q, 8), DOCA_SUCCESS);
-	start_refused(ctx, DOCA_ERROR_NOT_SUPPORTED, "striding");
+	ecpu_start_refused(ctx, DOCA_ERROR_NOT_SUPPORTED, "striding");
 	assert_int_equal(opengda_eth_rxq_set_striding(q, 0), DOCA_SUCCESS);
 	assert_int_equal(doca_ctx_set_datapath_on_gpu(ctx, f->gpu), DOCA_SUCCESS);
-	start_refused(ctx, DOCA_ERROR_NOT_SUPPORTED, "CYCLIC");
+	ecpu_start_refused(ctx, DOCA_ERROR_NOT_SUPPORTED, "CYCLIC");
 	assert_int_equal(doca_eth_rxq_destroy(q), DOCA_SUCCESS);
 	assert_int_equal(doca_pe_destroy(pe), DOCA_SUCCESS);
 	assert_int_equal(doca_mmap_stop(m), DOCA_SUCCESS);

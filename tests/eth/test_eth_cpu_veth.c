@@ -32,13 +32,12 @@
 
 #include "device/ogda_dev_eth_rx.h"
 #include "doca_buf_inventory.h"
-#include "doca_flow.h"
 #include "eth/rxq_priv.h"
 #include "eth_cpu_util.h"
 #include "eth_fixture.h"
+#include "eth_flow_rss.h"
 #include "eth_rx_util.h"
 #include "eth_steer.h"
-#include "flow/flow_fixture.h"
 
 #define NIC_IP_HOST 0x0a4d0001u /* 10.77.0.1, the NIC end */
 #define DPORT 5300
@@ -173,17 +172,10 @@ static void *give_main(void *arg)
 
 static void test_managed_rx_steered_by_flow(void **state)
 {
-	static uint16_t queues[1] = {QID};
 	struct cfx *f = *state;
-	struct ffx fx = {.dev = f->dev};
 	struct opengda_eth_port_stats st0;
-	struct doca_flow_pipe *root = NULL;
-	struct doca_flow_pipe_entry *e = NULL;
-	struct doca_flow_pipe_cfg *pc;
-	struct doca_flow_port *port;
-	struct doca_flow_match m;
-	struct doca_flow_fwd fwd;
 	struct doca_gpu_eth_rxq *h;
+	struct efl fl;
 	struct ecpu_rx r;
 	struct giver g;
 	pthread_t th;
@@ -193,19 +185,7 @@ static void test_managed_rx_steered_by_flow(void **state)
 	ecpu_rx_start(f->dev, f->buf, CFX_BUF_LEN, BURST, PKT, QID, &r);
 	h = r.q->res.handle;
 	r.keep = true;
-	ffx_flow_init(1, 4, NULL);
-	port = ffx_port_start(&fx, 0);
-	pc = ffx_pipe_cfg(port, "CPU_RXQ_ROOT", DOCA_FLOW_PIPE_CONTROL, true, 0);
-	assert_int_equal(doca_flow_pipe_create(pc, NULL, NULL, &root), DOCA_SUCCESS);
-	assert_int_equal(doca_flow_pipe_cfg_destroy(pc), DOCA_SUCCESS);
-	memset(&m, 0, sizeof(m));
-	m.outer.l3_type = DOCA_FLOW_L3_TYPE_IP4;
-	m.outer.l4_type_ext = DOCA_FLOW_L4_TYPE_EXT_UDP;
-	m.outer.udp.l4_port.dst_port = htons(DPORT);
-	fwd = ffx_fwd_rss(queues, 1, DOCA_FLOW_RSS_IPV4 | DOCA_FLOW_RSS_UDP);
-	assert_int_equal(doca_flow_pipe_control_add_entry(0, root, &m, NULL, NULL, NULL, NULL, NULL, NULL, 0, &fwd, NULL, &e),
-			 DOCA_SUCCESS);
-	assert_int_equal(doca_flow_entries_process(port, 0, 0, 0), DOCA_SUCCESS);
+	efl_udp_rss_start(f->dev, DPORT, QID, &fl);
 	erx_linux_sender();
 
 	/* 4 datagrams, kept; given back 2, 1: slot 0 still kept, so nothing is posted again */
@@ -277,8 +257,7 @@ static void test_managed_rx_steered_by_flow(void **state)
 	/* stop with two packets kept: STOPPING until both are back, IDLE in doca_pe_progress */
 	send_n(held, 2);
 	assert_int_equal(ecpu_progress_until(r.pe, &r.n, held + 2, 3000), held + 2);
-	assert_int_equal(doca_flow_port_stop(port), DOCA_SUCCESS);
-	doca_flow_destroy();
+	efl_stop(&fl);
 	assert_int_equal(doca_ctx_stop(doca_eth_rxq_as_doca_ctx(r.q)), DOCA_ERROR_IN_PROGRESS);
 	assert_int_equal(ecpu_state(doca_eth_rxq_as_doca_ctx(r.q)), DOCA_CTX_STATE_STOPPING);
 	(void)doca_pe_progress(r.pe);
