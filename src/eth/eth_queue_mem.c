@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "devx/devx.h"
 #include "devx/hw.h"
+#include "device/ogda_dev_port.h"
 #include "doca_core/core_priv.h"
 #include "doca_gpunetio_verbs_def.h"
 #include "gpunetio/gpunetio_priv.h"
@@ -128,8 +129,12 @@ doca_error_t eth_queue_mem_publish(struct eth_queue_mem *qm, const char *what)
 		if (err != DOCA_SUCCESS)
 			OGDA_LOG_ERR("%s: cannot write the initial ring to GPU memory: %s", what, doca_error_get_descr(err));
 	} else {
-		/* Written in place: order the ring before the doorbell record the NIC reads first. */
-		__atomic_thread_fence(__ATOMIC_RELEASE);
+		/*
+		 * Written in place: order the ring before the doorbell record the NIC reads first. The
+		 * device core's NIC fence, because gcc refuses a bare fence under -fsanitize=thread
+		 * (there it is a compiler barrier; the record's own store is a release store).
+		 */
+		ogda_dev_fence_nic_release();
 	}
 	stage_drop(qm);
 	return err;
