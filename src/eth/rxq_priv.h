@@ -112,8 +112,9 @@ static inline struct doca_gpu *eth_rxq_exec(const struct doca_eth_rxq *q)
 
 /*
  * rxq_cpu.c, for start and stop. prepare: the checks of a queue without a GPU data path (type,
- * handlers, engine) and its host handle; logs and returns the refusal. init: the lent-buffer
- * state once the queue is built. release: frees both (what exists).
+ * handlers or task configuration, engine) and its host handle; logs and returns the refusal.
+ * init: the lent-buffer state (REGULAR: the task state, rxq_task.c) once the queue is built.
+ * release: frees them and the host handle (what exists).
  */
 doca_error_t eth_rxq_cpu_prepare(struct doca_eth_rxq *q);
 doca_error_t eth_rxq_cpu_init(struct doca_eth_rxq *q);
