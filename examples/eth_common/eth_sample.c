@@ -234,26 +234,30 @@ int eth_sample_txq_make(struct eth_sample *s, uint32_t burst, int wait_on_time, 
 			struct doca_gpu_eth_txq **h)
 {
 	struct doca_ctx *ctx;
+	int started = 0;
 
 	*h = NULL;
 	if (eth_sample_check(doca_eth_txq_create(s->dev, burst, txq), "doca_eth_txq_create") != 0) {
 		*txq = NULL;
 		return -1;
 	}
+	ctx = doca_eth_txq_as_doca_ctx(*txq);
 	if (eth_sample_check(doca_eth_txq_set_l3_chksum_offload(*txq, 1), "doca_eth_txq_set_l3_chksum_offload") != 0 ||
 	    eth_sample_check(doca_eth_txq_set_l4_chksum_offload(*txq, 1), "doca_eth_txq_set_l4_chksum_offload") != 0 ||
-	    eth_sample_check(doca_eth_txq_gpu_set_completion_on_gpu(*txq), "doca_eth_txq_gpu_set_completion_on_gpu") != 0)
+	    eth_sample_check(doca_eth_txq_gpu_set_completion_on_gpu(*txq), "doca_eth_txq_gpu_set_completion_on_gpu") != 0 ||
+	    (wait_on_time &&
+	     eth_sample_check(doca_eth_txq_set_wait_on_time_offload(*txq), "doca_eth_txq_set_wait_on_time_offload") != 0) ||
+	    (proxy && eth_sample_check(doca_eth_txq_gpu_set_uar_on_cpu(*txq), "doca_eth_txq_gpu_set_uar_on_cpu") != 0) ||
+	    eth_sample_check(doca_ctx_set_datapath_on_gpu(ctx, s->gpu), "doca_ctx_set_datapath_on_gpu") != 0 ||
+	    eth_sample_check(doca_ctx_start(ctx), "doca_ctx_start") != 0 ||
+	    (started = 1, eth_sample_check(doca_eth_txq_get_gpu_handle(*txq, h), "doca_eth_txq_get_gpu_handle")) != 0) {
+		/* undone here: the caller's close sees nothing (a started queue is stopped before it goes) */
+		eth_sample_txq_close(*txq, started);
+		*txq = NULL;
+		*h = NULL;
 		return -1;
-	if (wait_on_time &&
-	    eth_sample_check(doca_eth_txq_set_wait_on_time_offload(*txq), "doca_eth_txq_set_wait_on_time_offload") != 0)
-		return -1;
-	if (proxy && eth_sample_check(doca_eth_txq_gpu_set_uar_on_cpu(*txq), "doca_eth_txq_gpu_set_uar_on_cpu") != 0)
-		return -1;
-	ctx = doca_eth_txq_as_doca_ctx(*txq);
-	if (eth_sample_check(doca_ctx_set_datapath_on_gpu(ctx, s->gpu), "doca_ctx_set_datapath_on_gpu") != 0 ||
-	    eth_sample_check(doca_ctx_start(ctx), "doca_ctx_start") != 0)
-		return -1;
-	return eth_sample_check(doca_eth_txq_get_gpu_handle(*txq, h), "doca_eth_txq_get_gpu_handle");
+	}
+	return 0;
 }
 
 void eth_sample_txq_close(struct doca_eth_txq *txq, int started)

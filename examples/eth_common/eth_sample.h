@@ -88,8 +88,8 @@ int eth_sample_txq(struct eth_sample *s, uint32_t burst, int wait_on_time, int p
 
 /*
  * A started send queue as eth_sample_txq's, in *@p txq with its device handle *@p h (the caller's
- * to close with eth_sample_txq_close; a proxy thread is eth_sample_txq's alone). *@p h stays NULL
- * unless the queue started.
+ * to close with eth_sample_txq_close; a proxy thread is eth_sample_txq's alone). On failure it
+ * undoes itself: both are NULL.
  */
 int eth_sample_txq_make(struct eth_sample *s, uint32_t burst, int wait_on_time, int proxy, struct doca_eth_txq **txq,
 			struct doca_gpu_eth_txq **h);

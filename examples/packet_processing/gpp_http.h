@@ -6,7 +6,7 @@
  * - The CPU answers TCP connection set-up and tear-down to port 80 (gpp_tcp_cpu.c) and, for each
  *   connection it accepts, adds a flow entry steering the connection's packets to the HTTP queues.
  * - A receiver per HTTP queue counts what it gets; for each "GET <path>" it takes the next item of
- *   its queue's semaphore (a ring of GPP_HTTP_SLOTS: it waits for the item to be FREE, which holds
+ *   its queue's semaphore (a ring of GPP_HTTP_SLOTS: it claims the item FREE -> HOLD, which holds
  *   the receiver back while the server is a ring behind; an item still busy after
  *   GPP_HTTP_WAIT_NS means the server stopped, an error), writes what the answer needs into the
  *   item's custom info (struct gpp_http_req) and sets it READY. GETs of one receive are handed
@@ -123,7 +123,7 @@ OGDA_DEV_FN int gpp_http_parse(const uint8_t *p, uint32_t len, struct gpp_http_r
 		return 0;
 	end = 14u + gpp_rd16(p + 16);
 	hl = (uint32_t)(tcp[12] >> 4) * 4u;
-	if (end > len || (uint32_t)(tcp - p) + hl > end)
+	if (hl < 20u || end > len || (uint32_t)(tcp - p) + hl > end)
 		return 0;
 	pl = tcp + hl;
 	plen = end - (uint32_t)(pl - p);
@@ -200,23 +200,25 @@ OGDA_DEV_FN void gpp_http_reply(uint8_t *out, const struct gpp_http_pages *pg, c
 }
 
 /*
- * The receiver's hand-over of @p r in item @p slot of @p hq's semaphore: waits (bounded) for the
- * item to be FREE, writes the custom info, sets it READY (a release: the info is seen first).
- * 0, or -1 when the item stayed busy for GPP_HTTP_WAIT_NS or the handle is bad.
+ * The receiver's hand-over of @p r in item @p slot of @p hq's semaphore: claims the item (FREE to
+ * HOLD with a compare-and-swap: two GETs of one receive may map to the same item a ring apart),
+ * waiting while it is busy, writes the custom info and sets it READY (a release: the info is seen
+ * first). 0, or -1 when the item stayed busy for GPP_HTTP_WAIT_NS or the handle is bad.
  */
 OGDA_DEV_FN int gpp_http_hand_over(const struct gpp_http_queue *hq, uint32_t slot, const struct gpp_http_req *r)
 {
 	uint64_t deadline = ogda_dev_deadline(GPP_HTTP_WAIT_NS);
-	enum doca_gpu_semaphore_status st = DOCA_GPU_SEMAPHORE_STATUS_READY;
 	void *info = 0;
+	doca_error_t err;
 
 	for (;;) {
-		if (ogda_dev_sem_get_status(hq->sem, slot, &st) != DOCA_SUCCESS)
-			return -1;
-		if (st == DOCA_GPU_SEMAPHORE_STATUS_FREE)
+		err = ogda_dev_sem_set_status_cas(hq->sem, slot, DOCA_GPU_SEMAPHORE_STATUS_FREE,
+						  DOCA_GPU_SEMAPHORE_STATUS_HOLD);
+		if (err == DOCA_SUCCESS)
 			break;
-		if (ogda_dev_expired(deadline))
+		if (err != DOCA_ERROR_NOT_PERMITTED || ogda_dev_expired(deadline))
 			return -1;
+		ogda_dev_spin_pause();
 	}
 	if (ogda_dev_sem_get_custom_info_addr(hq->sem, slot, &info) != DOCA_SUCCESS)
 		return -1;

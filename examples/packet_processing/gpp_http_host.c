@@ -107,10 +107,12 @@ int gpp_http_setup(struct eth_sample *s, uint32_t nq, struct gpp_args *a, struct
 		struct gpp_http_queue *hq = &a->hq[i];
 
 		/* one answer in flight per server: a small ring */
-		if (eth_sample_txq_make(s, 64, 0, 0, &h->txq[i], &txh) != 0 || make_sem(s, h, i, hq) != 0)
+		if (eth_sample_txq_make(s, 64, 0, 0, &h->txq[i], &txh) != 0)
 			return -1;
-		h->txh[i] = txh;
+		h->txh[i] = txh; /* started: gpp_http_close stops it */
 		hq->txq = txh;
+		if (make_sem(s, h, i, hq) != 0)
+			return -1;
 		hq->frames = (uint64_t)(uintptr_t)h->frames + (uint64_t)i * GPP_HTTP_SLOTS * GPP_HTTP_FRAME;
 		hq->frames_mkey_be = htonl(mkey);
 		hq->replies = (uint64_t *)h->replies_dev + i;
@@ -173,11 +175,18 @@ void *gpp_http_server_main(void *arg)
 		ogda_dev_eth_op_send(hq->txq, hq->frames + (uint64_t)slot * GPP_HTTP_FRAME, hq->frames_mkey_be,
 				     gpp_http_reply_len(&a->pages, &r), DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY, OGDA_DEV_SHARE_EXCLUSIVE,
 				     DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL);
-		rc = ogda_dev_eth_poll_completion(hq->txq, 1, 0, 1, OGDA_DEV_SHARE_EXCLUSIVE, &done);
+		/* looked for rather than waited for: the exit flag ends a wait for a lost completion */
+		do {
+			rc = ogda_dev_eth_poll_completion(hq->txq, 1, 0, 0, OGDA_DEV_SHARE_EXCLUSIVE, &done);
+			if (rc == 0 && done == 0)
+				ogda_dev_spin_pause();
+		} while (rc == 0 && done == 0 && __atomic_load_n(a->exit_flag, __ATOMIC_ACQUIRE) == 0);
 		if (rc != 0) {
 			__atomic_store_n(a->status, rc, __ATOMIC_RELEASE);
 			break;
 		}
+		if (done == 0)
+			break; /* leaving with the answer in flight */
 		gpp_http_served(hq, slot, ++served);
 		slot = (slot + 1u) % GPP_HTTP_SLOTS;
 	}

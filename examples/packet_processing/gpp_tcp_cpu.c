@@ -224,7 +224,7 @@ static void handle(struct gpp_tcp_cpu *c, const uint8_t *p, size_t len)
 		return;
 	end = 14u + gpp_rd16(p + 16);
 	hl = (uint32_t)(tcp[12] >> 4) * 4u;
-	if (end > len || (uint32_t)(tcp - p) + hl > end)
+	if (hl < 20u || end > len || (uint32_t)(tcp - p) + hl > end)
 		return;
 	plen = end - (uint32_t)(tcp - p) - hl;
 	flags = tcp[13];

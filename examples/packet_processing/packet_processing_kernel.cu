@@ -181,10 +181,15 @@ __global__ void gpp_http_server_kernel(struct gpp_args a)
 						  DOCA_GPUNETIO_ETH_NIC_HANDLER_AUTO, DOCA_GPUNETIO_ETH_EXEC_SCOPE_THREAD>(
 				hq->txq, hq->frames + (uint64_t)slot * GPP_HTTP_FRAME, hq->frames_mkey_be,
 				gpp_http_reply_len(&a.pages, &r), DOCA_GPUNETIO_ETH_SEND_FLAG_NOTIFY);
-			err = doca_gpu_dev_eth_txq_poll_completion<DOCA_GPUNETIO_ETH_CQ_POLL_ALL,
-								   DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_EXCLUSIVE>(
-				hq->txq, 1, DOCA_GPUNETIO_ETH_WAIT_FLAG_B, &done);
-			if (err != DOCA_SUCCESS) {
+			/* looked for rather than waited for: the exit flag ends a wait for a lost completion */
+			do {
+				err = doca_gpu_dev_eth_txq_poll_completion<DOCA_GPUNETIO_ETH_CQ_POLL_ALL,
+									   DOCA_GPUNETIO_ETH_RESOURCE_SHARING_MODE_EXCLUSIVE>(
+					hq->txq, 1, DOCA_GPUNETIO_ETH_WAIT_FLAG_NB, &done);
+			} while (err == DOCA_ERROR_AGAIN && *a.exit_flag == 0);
+			if (err == DOCA_ERROR_AGAIN) {
+				state = 2; /* leaving with the answer in flight */
+			} else if (err != DOCA_SUCCESS) {
 				atomicCAS((int *)a.status, 0, -(int)err);
 				state = 2;
 			} else {

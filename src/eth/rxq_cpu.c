@@ -19,8 +19,8 @@
  * has come round the ring to it (frames are then dropped and counted by the port: out_of_buffer).
  *
  * Threads: the engine's thread delivers and reposts; doca_buf_dec_refcount() may run on any
- * thread, and only marks the buffer given back (an atomic store) and counts it, so that the RQ's
- * producer counter has one writer.
+ * thread (one at a time for a buffer: its count is not atomic), and only marks the buffer given
+ * back (an atomic store) and counts it, so that the RQ's producer counter has one writer.
  *
  * Stop with packets lent: the queue turns STOPPING (ops->busy), delivers nothing more, and
  * doca_pe_progress() stops it once every packet was given back, as DOCA contexts do with tasks.
@@ -32,6 +32,7 @@
 
 #include "core/log.h"
 #include "device/ogda_dev_eth_rx.h"
+#include "gpunetio/gpunetio_priv.h"
 #include "opengda_mlx5.h"
 
 #include <stdlib.h>
@@ -53,6 +54,8 @@ struct doca_eth_rxq_event_managed_recv {
 
 doca_error_t eth_rxq_cpu_prepare(struct doca_eth_rxq *q)
 {
+	uint8_t *pkts = NULL;
+	size_t len = 0;
 	doca_error_t err;
 
 	if (q->type == DOCA_ETH_RXQ_TYPE_REGULAR) {
@@ -70,6 +73,13 @@ doca_error_t eth_rxq_cpu_prepare(struct doca_eth_rxq *q)
 	}
 	if (q->strides_per_wqe != 0 || q->need_mcst) {
 		OGDA_LOG_ERR("eth_rxq: striding and MCST are GPU data path options (one packet per buffer here)");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (q->type == DOCA_ETH_RXQ_TYPE_MANAGED_MEMPOOL && q->pkt_mmap != NULL &&
+	    core_mmap_started_range(q->pkt_mmap, &pkts, &len) == DOCA_SUCCESS && ogda_gpu_addr_is_device(pkts)) {
+		/* the handlers get doca_bufs to read with the CPU: a device address would fault there */
+		OGDA_LOG_ERR("eth_rxq: the packet buffer is GPU memory, which the CPU handlers cannot read: give a "
+			     "managed queue host memory");
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	return core_ctx_cpu_datapath(&q->ctx, &q->res.cpu.host);
@@ -143,6 +153,8 @@ static uint8_t repost(struct doca_eth_rxq *q, struct doca_gpu_eth_rxq *h)
 	struct eth_rxq_cpu *c = &q->res.cpu;
 	uint32_t k = 0;
 
+	if (c->in_error) /* an RQ in error takes no WQE: given-back buffers stay so */
+		return 0;
 	while (k < h->wqe_num) {
 		_Atomic uint8_t *s = &c->slot[(h->wqe_pi + k) & h->wqe_mask];
 
@@ -178,12 +190,22 @@ static void deliver(struct doca_eth_rxq *q, struct doca_gpu_eth_rxq *h, uint64_t
 	q->recv_cb(&ev, b, q->recv_user_data);
 }
 
-/* An error completion (the RQ ran into a bad key: it is in error now) to the error handler. */
+/*
+ * An error completion (the RQ ran into a bad key: it is in error now) to the error handler, once:
+ * nothing is reposted after it (a ConnectX flushes every WQE posted to an RQ in error with a
+ * WR_FLUSH_ERR CQE; those are retired here without a handler call), until a stop and a start.
+ */
 static void deliver_error(struct doca_eth_rxq *q, struct doca_gpu_eth_rxq *h, uint64_t ci, int rc)
 {
 	struct doca_eth_rxq_event_managed_recv ev = {.status = DOCA_ERROR_IO_FAILED};
 	uint64_t idx = ogda_dev_eth_rx_pkt_idx(h, ci);
 
+	if (q->res.cpu.in_error) {
+		ogda_dev_eth_rx_cq_retire(h, ci, 1);
+		atomic_store_explicit(&q->res.cpu.slot[idx], SLOT_BACK, memory_order_relaxed);
+		return;
+	}
+	q->res.cpu.in_error = true;
 	OGDA_LOG_ERR("eth_rxq: receive into buffer %llu failed, CQE syndrome 0x%02x: the RQ is in error (stop and "
 		     "start the queue)",
 		     (unsigned long long)idx, (unsigned)OPENGDA_DEV_CQE_ERROR_SYNDROME(rc));
@@ -196,7 +218,7 @@ static void deliver_error(struct doca_eth_rxq *q, struct doca_gpu_eth_rxq *h, ui
 uint8_t eth_rxq_progress(struct doca_ctx *ctx)
 {
 	struct doca_eth_rxq *q = (struct doca_eth_rxq *)ctx;
-	struct doca_gpu_eth_rxq *h = q->res.handle;
+	struct doca_gpu_eth_rxq *h;
 	uint8_t any = 0;
 	uint32_t n;
 
@@ -206,10 +228,14 @@ uint8_t eth_rxq_progress(struct doca_ctx *ctx)
 	/* A GPU queue's packets are device code's; a stopping queue delivers nothing more. */
 	if (ctx->gpu != NULL || q->res.cpu.bufs == NULL || atomic_load(&ctx->state) != DOCA_CTX_STATE_RUNNING)
 		return 0;
-	any = repost(q, h);
+	any = repost(q, q->res.handle);
 	for (n = 0; n < PKTS_PER_PROGRESS; n++) {
-		uint64_t ci = h->cq.cqe_ci;
-		int st = ogda_dev_eth_rx_cqe_state(h, ci);
+		uint64_t ci;
+		int st;
+
+		h = q->res.handle; /* a handler may have stopped and started the queue again */
+		ci = h->cq.cqe_ci;
+		st = ogda_dev_eth_rx_cqe_state(h, ci);
 
 		if (st == 0)
 			break;
@@ -222,7 +248,7 @@ uint8_t eth_rxq_progress(struct doca_ctx *ctx)
 		if (atomic_load(&ctx->state) != DOCA_CTX_STATE_RUNNING || q->res.cpu.bufs == NULL)
 			return any;
 	}
-	return any | repost(q, h); /* what the handlers gave back */
+	return any | repost(q, q->res.handle); /* what the handlers gave back */
 }
 
 /* ---- the public functions ------------------------------------------------------------------- */

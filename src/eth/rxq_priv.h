@@ -38,6 +38,7 @@ struct eth_rxq_cpu {
 	struct doca_buf *bufs;            /* one per packet buffer, lent to the application */
 	_Atomic uint8_t *slot;            /* per buffer: enum in rxq_cpu.c (posted, lent, given back) */
 	_Atomic uint32_t lent;            /* buffers the application holds */
+	bool in_error;                    /* an error CQE came: the RQ is in error, nothing is reposted */
 };
 
 struct doca_eth_rxq_task_recv;

@@ -292,7 +292,9 @@ doca_error_t eth_rxq_start(struct doca_ctx *ctx)
 	r->qm.gpu = eth_rxq_exec(q);
 	core_dev_use(q->dev);
 	r->dev_used = true;
-	err = eth_queue_mem_alloc(&r->qm, q->rq_mem_type, l.len, l.cq_off, l.log_n, "eth_rxq");
+	/* the CPU data path's rings are host memory: its handle's "GPU memory" would be taken for a GPU's */
+	err = eth_queue_mem_alloc(&r->qm, ctx->gpu == NULL ? DOCA_GPU_MEM_TYPE_CPU_GPU : q->rq_mem_type, l.len, l.cq_off,
+				  l.log_n, "eth_rxq");
 	if (err == DOCA_SUCCESS)
 		err = r->qm.devx->ops->uar_alloc(r->qm.devx, OGDA_DEVX_UAR_NC, &r->uar, &uar);
 	if (err == DOCA_SUCCESS)

@@ -201,9 +201,12 @@ static void quiesce(struct doca_eth_rxq *q)
 	c->quiesced = true;
 	if (c->in_error)
 		return; /* an RQ in error takes no frames: its tasks were failed already */
-	if (eth_rxq_rq_modify(q, PRM_RQ_STATE_RDY, PRM_RQ_STATE_RST) != DOCA_SUCCESS)
-		OGDA_LOG_ERR("eth_rxq: stopping: the RQ could not be reset; its tasks are flushed anyway and the RQ is "
-			     "destroyed by the stop");
+	/* RST, else ERR: either way the NIC writes no more frames into buffers about to be flushed */
+	if (eth_rxq_rq_modify(q, PRM_RQ_STATE_RDY, PRM_RQ_STATE_RST) != DOCA_SUCCESS &&
+	    eth_rxq_rq_modify(q, PRM_RQ_STATE_RDY, PRM_RQ_STATE_ERR) != DOCA_SUCCESS)
+		OGDA_LOG_ERR("eth_rxq: stopping: the RQ could be neither reset nor put in error; its tasks are flushed "
+			     "anyway and the RQ is destroyed by the stop (until then the NIC may still write into "
+			     "their buffers)");
 }
 
 uint8_t eth_rxq_task_progress(struct doca_eth_rxq *q)

@@ -12,7 +12,7 @@
  *
  * Room: the device core does not wait for free WQEBBs (ogda_dev_eth.h); the submit checks that
  * fewer than a ring's worth of sends are in flight and otherwise answers DOCA_ERROR_AGAIN at
- * once (progress the engine, then submit again). A ring is max(64, max_burst_size) WQEBBs.
+ * once (progress the engine, then submit again). A ring is max(64, max_burst_size) WQEBBs, rounded up to a power of two.
  *
  * Errors: an error CQE fails its task with DOCA_ERROR_IO_FAILED (the syndrome is logged); the SQ
  * is then in error and later sends complete flushed, as errors: stop and start the queue. A stop

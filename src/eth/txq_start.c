@@ -275,7 +275,9 @@ doca_error_t eth_txq_start(struct doca_ctx *ctx)
 	core_dev_use(t->dev);
 	r->dev_used = true;
 	plan(t, &l);
-	err = eth_queue_mem_alloc(&r->qm, t->sq_mem_type, l.len, l.cq_off, l.log_cqes, "eth_txq");
+	/* the CPU data path's rings are host memory: its handle's "GPU memory" would be taken for a GPU's */
+	err = eth_queue_mem_alloc(&r->qm, ctx->gpu == NULL ? DOCA_GPU_MEM_TYPE_CPU_GPU : t->sq_mem_type, l.len,
+				  l.cq_off, l.log_cqes, "eth_txq");
 	if (err == DOCA_SUCCESS)
 		err = eth_queue_mem_publish(&r->qm, "eth_txq");
 	if (err == DOCA_SUCCESS)

@@ -74,7 +74,7 @@ static doca_error_t pick_level(struct doca_flow_pipe *p, const char *who)
 	}
 	if (level <= FLOW_LEVEL_ROOT + 1u) {
 		OGDA_LOG_ERR("%s: no table level is left above the pipes it forwards to (chains are at most %u deep)",
-			     who, FLOW_LEVEL_LEAF - 1);
+			     who, FLOW_LEVEL_LEAF - FLOW_LEVEL_ROOT - 1u);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	p->level = (uint8_t)(level - 1);

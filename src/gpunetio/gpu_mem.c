@@ -402,6 +402,24 @@ bool ogda_gpu_is_device_ptr(const struct doca_gpu *gpu, const void *addr)
 #endif
 }
 
+bool ogda_gpu_addr_is_device(const void *addr)
+{
+#ifdef OGDA_HAVE_CUDA_H
+	const struct ogda_cuda_drv *drv = NULL;
+	unsigned int type = 0;
+
+	/* No driver, or memory it does not know (not initialised: nobody allocated any): host memory. */
+	if (addr == NULL || ogda_cuda_drv_get(&drv) != DOCA_SUCCESS)
+		return false;
+	return drv->pointer_get_attribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)addr) ==
+		       CUDA_SUCCESS &&
+	       type == CU_MEMORYTYPE_DEVICE;
+#else
+	(void)addr;
+	return false;
+#endif
+}
+
 #ifdef OGDA_HAVE_CUDA_H
 /* On the handle's own non-blocking stream: never queued behind a kernel that waits for the CPU. */
 static doca_error_t copy_cuda(const struct doca_gpu *gpu, void *dst, const void *src, size_t len)
@@ -434,7 +452,15 @@ static doca_error_t copy_any(const struct doca_gpu *gpu, void *dst, const void *
 	if (len == 0)
 		return DOCA_SUCCESS;
 	if (gpu->info.is_host) {
-		memmove(dst, src, len);
+		/*
+		 * A one-byte read is how a CPU checks a CQE's owner byte in "device" memory, which
+		 * another thread (the software NIC) publishes last with a release store: an acquire
+		 * load, so the CQE read next is ordered after it (as a DMA read of the written line).
+		 */
+		if (len == 1)
+			*(uint8_t *)dst = __atomic_load_n((const uint8_t *)src, __ATOMIC_ACQUIRE);
+		else
+			memmove(dst, src, len);
 		return DOCA_SUCCESS;
 	}
 #ifdef OGDA_HAVE_CUDA_H

@@ -54,6 +54,8 @@ doca_error_t ogda_gpu_unmap_host(struct doca_gpu *gpu, void *addr);
 
 /* Whether @addr is GPU device memory (cuPointerGetAttribute MEMORY_TYPE); false for host handles. */
 bool ogda_gpu_is_device_ptr(const struct doca_gpu *gpu, const void *addr);
+/* The same without a GPU handle (the CPU data path's checks): false without a CUDA driver. */
+bool ogda_gpu_addr_is_device(const void *addr);
 
 /* Copies between host memory and memory the handle's threads use (synchronous; memcpy for host). */
 doca_error_t ogda_gpu_copy_to_dev(const struct doca_gpu *gpu, void *dst_dev, const void *src, size_t len);
