@@ -11,8 +11,9 @@
 #   run_eth_rx_sample.sh http <gpu_packet_processing> [options...]
 #       the HTTP server mode (-s): three pages (index, contacts, a 404) fetched from the
 #       application over Linux TCP (curl when installed, else bash's /dev/tcp reading the
-#       Content-Length's bytes; OGDA_HTTP_CLIENT=bash forces the latter), whose CPU accepts and closes the connections and whose device
-#       path answers the GETs; the bodies, the status codes and the application's counts must match.
+#       Content-Length's bytes; OGDA_HTTP_CLIENT=bash forces the latter), whose CPU accepts and
+#       closes the connections and whose device path answers the GETs, then the contacts page by
+#       20 connections at once; the bodies, the status codes and the application's counts must match.
 # Exits 77 (skipped, said on stderr) where namespaces, iproute2 or ping are unavailable.
 set -u
 mode=$1
@@ -42,7 +43,7 @@ ip addr add 10.77.0.2/24 dev ogda1
 mac=$(ip -o link show ogda0 | awk '{ for (i = 1; i < NF; i++) if ($i == "link/ether") print $(i + 1) }')
 ip neigh replace 10.77.0.1 lladdr "$mac" dev ogda1
 out=$(mktemp)
-trap 'rm -f "$out" "$out.body"' EXIT
+trap 'rm -f "$out" "$out".*' EXIT
 if [ "$mode" = receive ]; then
   "$bin" -n swnic0 -i ogda0 -c 64 -t 30 "$@" >"$out" 2>&1 &
 elif [ "$mode" = http ]; then
@@ -79,7 +80,9 @@ elif [ "$mode" = http ]; then
   # get PATH: the status code, then the body; the connection is closed by the client
   get() {
     if [ "${OGDA_HTTP_CLIENT:-}" != bash ] && command -v curl >/dev/null 2>&1; then
-      curl -sS --max-time 5 -o "$out.body" -w '%{http_code}\n' "http://10.77.0.1$1" && cat "$out.body"
+      # a body file per caller: fetches run at once
+      curl -sS --max-time 5 -o "$out.body.$BASHPID" -w '%{http_code}\n' "http://10.77.0.1$1" &&
+        cat "$out.body.$BASHPID"
       return
     fi
     local status line len=0 body
@@ -100,6 +103,16 @@ elif [ "$mode" = http ]; then
   contacts=$(get /contacts.html) || fail "GET /contacts.html failed: $contacts"
   missing=$(get /missing) || fail "GET /missing failed: $missing"
   code=$(echo "$missing" | head -n 1)
+  # 20 connections at once: sessions and semaphore items used concurrently
+  for k in $(seq 1 20); do
+    (get /contacts.html > "$out.par$k" 2>&1) &
+  done
+  wait $(jobs -p | grep -vx "$pid")
+  par=0
+  for k in $(seq 1 20); do
+    grep -q "<h1>Contacts</h1>" "$out.par$k" && par=$((par + 1))
+    rm -f "$out.par$k"
+  done
   # a connection to another port is not the CPU's: the GPU's TCP queues count its SYN
   timeout 0.3 bash -c "exec 3<>/dev/tcp/10.77.0.1/81" 2>/dev/null || true
   wait "$pid" || rc=$?
@@ -108,11 +121,12 @@ elif [ "$mode" = http ]; then
   echo "$contacts" | grep -q "<h1>Contacts</h1>" || fail "the contacts page is not what came back: $contacts"
   [ "$code" = 404 ] || fail "GET /missing answered $code, want 404"
   [ "$rc" -eq 0 ] || fail "the application exited with $rc"
-  grep -q "HTTP [0-9]* packets (3 GET to the server, 3 pages sent)" "$out" || fail "not 3 GETs answered by the device path"
-  grep -q "3 sessions opened, 3 closed; [0-9]* answers, 0 failures" "$out" || fail "the CPU did not open and close 3 sessions cleanly"
+  [ "$par" = 20 ] || fail "$par of 20 concurrent fetches got the page"
+  grep -q "HTTP [0-9]* packets (23 GET to the server, 23 pages sent)" "$out" || fail "not 23 GETs answered by the device path"
+  grep -q "23 sessions opened, 23 closed; [0-9]* answers, 0 failures" "$out" || fail "the CPU did not open and close 23 sessions cleanly"
   syn=$(sed -n 's/.*TCP [0-9]* packets (\([0-9]*\) SYN.*/\1/p' "$out")
   [ "${syn:-0}" -ge 1 ] || fail "the SYN to port 81 did not reach the GPU's TCP queues"
-  echo "PASS: three pages fetched over Linux TCP from the device path's HTTP server"
+  echo "PASS: three pages, then 20 at once, fetched over Linux TCP from the device path's HTTP server"
 else
   pings=$(ping -c 5 -i 0.2 -W 2 10.77.0.1 2>&1 || true)
   for k in $(seq 0 19); do
