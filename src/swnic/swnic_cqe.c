@@ -283,11 +283,15 @@ uint16_t swnic_sq_flush(struct swnic_qp *qp, uint16_t ci, uint16_t target, uint3
 		swnic_sq_peek(qp, ci, &opcode, &wqebbs);
 		if (wqebbs > left)
 			wqebbs = left; /* a DS beyond what was rung: flush up to the target only */
-		/* A CQ in error takes no more CQEs; the WQE is retired silently then. */
+		/*
+		 * Counted before its CQE is seen, so whoever polls the CQE reads counters that include it.
+		 * A CQ in error takes no more CQEs; the WQE is retired silently then.
+		 */
+		atomic_fetch_add_explicit(&qp->counters.wqes, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&qp->counters.errors, 1, memory_order_relaxed);
 		(void)swnic_cq_post_error(qp->send_cq, OPENGDA_MLX5_CQE_REQ_ERR,
 					  OPENGDA_MLX5_CQE_SYNDROME_WR_FLUSH_ERR, SWNIC_VSYND_FLUSH, opcode, qp->qpn,
 					  qp->user_index, ci);
-		atomic_fetch_add_explicit(&qp->counters.errors, 1, memory_order_relaxed);
 		ci = (uint16_t)(ci + wqebbs);
 		n++;
 	}

@@ -285,8 +285,7 @@ static bool flush_sq(struct engine_qp *e)
 	swnic_window_reset(&e->win);
 	if (qp->sq_ci == qp->sq_target)
 		return false;
-	qp->sq_ci = swnic_sq_flush(qp, qp->sq_ci, qp->sq_target, &n);
-	atomic_fetch_add_explicit(&qp->counters.wqes, n, memory_order_relaxed);
+	qp->sq_ci = swnic_sq_flush(qp, qp->sq_ci, qp->sq_target, &n); /* counts them */
 	OGDA_LOG_DBG("qp 0x%x: %u WQEs flushed", qp->qpn, n);
 	return n != 0;
 }

@@ -224,7 +224,8 @@ void swnic_sq_peek(const struct swnic_qp *qp, uint16_t index, uint8_t *opcode, u
 
 /*
  * Completes every WQE in [ci, target) with a WR_FLUSH_ERR CQE on the QP's send CQ (one
- * per WQE, signalled or not) and returns target. Returns the number flushed in *count.
+ * per WQE, signalled or not; each counted in the QP's wqes and errors before its CQE) and
+ * returns target. Returns the number flushed in *count.
  */
 uint16_t swnic_sq_flush(struct swnic_qp *qp, uint16_t ci, uint16_t target, uint32_t *count);
 
