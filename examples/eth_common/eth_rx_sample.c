@@ -22,7 +22,6 @@ int eth_rxq_sample_start_opts(struct eth_sample *s, struct eth_rxq_sample *q, ui
 			      uint16_t queue_id, const struct eth_rxq_sample_opts *o)
 {
 	uint32_t size = 0;
-	void *cpu = NULL;
 
 	memset(q, 0, sizeof(*q));
 	if (eth_sample_check(doca_eth_rxq_create(s->dev, pkts, pkt_size, &q->rxq), "doca_eth_rxq_create") != 0 ||
@@ -30,12 +29,8 @@ int eth_rxq_sample_start_opts(struct eth_sample *s, struct eth_rxq_sample *q, ui
 	    eth_sample_check(doca_eth_rxq_estimate_packet_buf_size(DOCA_ETH_RXQ_TYPE_CYCLIC, 0, 0, pkt_size, pkts, 0, 0, 0, &size),
 		  "doca_eth_rxq_estimate_packet_buf_size") != 0)
 		return -1;
-	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, size, 4096, s->on_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
-				     &q->pkts, s->on_gpu ? NULL : &cpu),
-		  "doca_gpu_mem_alloc (packets)") != 0) {
-		q->pkts = NULL;
+	if (eth_sample_dev_alloc(s, size, NULL, &q->pkts) != 0)
 		return -1;
-	}
 	if (eth_sample_mmap(s, q->pkts, size, &q->mmap, NULL) != 0 ||
 	    eth_sample_check(doca_eth_rxq_set_pkt_buf(q->rxq, q->mmap, 0, size), "doca_eth_rxq_set_pkt_buf") != 0)
 		return -1;

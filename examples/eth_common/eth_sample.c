@@ -152,6 +152,24 @@ static void udp_frame(uint8_t *f, uint32_t len, const uint8_t src_mac[6], const 
 	snprintf((char *)udp + 8, payload, "%s %u", tag, seq);
 }
 
+int eth_sample_dev_alloc(struct eth_sample *s, size_t len, const void *src, void **dev)
+{
+	void *cpu = NULL;
+
+	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, len, 4096, s->on_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
+						dev, s->on_gpu ? NULL : &cpu),
+			     "doca_gpu_mem_alloc") != 0) {
+		*dev = NULL;
+		return -1;
+	}
+	if (src == NULL)
+		return 0;
+	if (s->on_gpu)
+		return ex_cuda_to_dev(*dev, src, len);
+	memcpy(cpu, src, len);
+	return 0;
+}
+
 int eth_sample_mmap(struct eth_sample *s, void *addr, size_t len, struct doca_mmap **mmap, uint32_t *mkey)
 {
 	uint32_t key = 0;
@@ -185,7 +203,6 @@ int eth_sample_frames(struct eth_sample *s, uint32_t total, uint32_t len, uint32
 	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE] = {0x02, 0, 0, 0, 0, 1};
 	size_t bytes = (size_t)total * slot;
 	uint8_t *host = calloc(1, bytes);
-	void *cpu = NULL;
 	uint32_t k, mkey = 0;
 	int rc = -1;
 
@@ -196,11 +213,7 @@ int eth_sample_frames(struct eth_sample *s, uint32_t total, uint32_t len, uint32
 	(void)doca_devinfo_get_mac_addr(doca_dev_as_devinfo(s->dev), mac, sizeof(mac));
 	for (k = 0; k < total; k++)
 		udp_frame(host + (size_t)k * slot, len, mac, dst, tag, k);
-	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, bytes, 4096, s->on_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
-				     &s->frames, s->on_gpu ? NULL : &cpu),
-		  "doca_gpu_mem_alloc (frames)") != 0)
-		goto out;
-	if (s->on_gpu ? ex_cuda_to_dev(s->frames, host, bytes) != 0 : (memcpy(cpu, host, bytes), 0) != 0)
+	if (eth_sample_dev_alloc(s, bytes, host, &s->frames) != 0)
 		goto out;
 	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, sizeof(int32_t), 64, DOCA_GPU_MEM_TYPE_CPU_GPU, &s->status_dev,
 				     (void **)&s->status_cpu),

@@ -97,6 +97,13 @@ int eth_sample_txq_make(struct eth_sample *s, uint32_t burst, int wait_on_time, 
 void eth_sample_txq_close(struct doca_eth_txq *txq, int started);
 
 /*
+ * @p len bytes for the device path (GPU memory on a GPU, pinned host memory mapped for host
+ * threads otherwise) in *@p dev, filled from @p src when not NULL. 0, or -1 (said why; *@p dev NULL
+ * when nothing was allocated, else the caller frees it with doca_gpu_mem_free).
+ */
+int eth_sample_dev_alloc(struct eth_sample *s, size_t len, const void *src, void **dev);
+
+/*
  * @p len bytes at @p addr (GPU or host memory) registered with the sample's device, read-write:
  * the started *@p mmap and, when @p mkey is not NULL, its key. On failure *@p mmap is what was
  * made (close it with eth_sample_mmap_close).

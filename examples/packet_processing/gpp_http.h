@@ -108,27 +108,11 @@ OGDA_DEV_FN uint32_t gpp_http_page_of(const uint8_t *path, uint32_t n)
 	return GPP_PAGE_NOT_FOUND;
 }
 
-/*
- * An IPv4 TCP segment to the HTTP port whose payload starts with "GET ": fills @p r for its answer
- * and returns 1; 0 for anything else. The payload ends where the IPv4 total length says (short
- * frames are padded to 60 bytes).
- */
-OGDA_DEV_FN int gpp_http_parse(const uint8_t *p, uint32_t len, struct gpp_http_req *r)
+/* The addresses and ports of the answer to the segment at @p p (TCP header at @p tcp): swapped. */
+OGDA_DEV_FN void gpp_answer_addrs(const uint8_t *p, const uint8_t *tcp, struct gpp_http_req *r)
 {
-	const uint8_t *tcp = (const uint8_t *)gpp_l4(p, len, 6);
-	uint32_t end, hl, plen, i;
-	const uint8_t *pl;
+	uint32_t i;
 
-	if (tcp == 0 || (uint32_t)(tcp - p) + 20u > len || gpp_rd16(tcp + 2) != GPP_HTTP_PORT)
-		return 0;
-	end = 14u + gpp_rd16(p + 16);
-	hl = (uint32_t)(tcp[12] >> 4) * 4u;
-	if (hl < 20u || end > len || (uint32_t)(tcp - p) + hl > end)
-		return 0;
-	pl = tcp + hl;
-	plen = end - (uint32_t)(pl - p);
-	if (plen < 5 || pl[0] != 'G' || pl[1] != 'E' || pl[2] != 'T' || pl[3] != ' ')
-		return 0;
 	for (i = 0; i < 6; i++) {
 		r->mac[i] = p[6 + i];
 		r->mac[6 + i] = p[i];
@@ -141,6 +125,73 @@ OGDA_DEV_FN int gpp_http_parse(const uint8_t *p, uint32_t len, struct gpp_http_r
 	r->port[1] = tcp[3];
 	r->port[2] = tcp[0];
 	r->port[3] = tcp[1];
+}
+
+/*
+ * The Ethernet, IPv4 and TCP headers of an answer (@p r's addresses, ports, seq and ack) with
+ * TCP @p flags, @p opt_len bytes of TCP options to follow (the caller writes them at 54) and
+ * @p payload bytes after those. IPv4 identification 0 with DF, TTL 64, window 65535; both
+ * checksums left to the send queue's offloads. Used by the GPU's pages and the CPU's SYN-ACKs.
+ */
+OGDA_DEV_FN void gpp_tcp_answer_hdr(uint8_t *out, const struct gpp_http_req *r, uint8_t flags, uint32_t opt_len,
+				    uint32_t payload)
+{
+	uint32_t i, ip_len = 40u + opt_len + payload;
+
+	for (i = 0; i < 12; i++)
+		out[i] = r->mac[i];
+	out[12] = 0x08;
+	out[13] = 0x00;
+	out[14] = 0x45;                /* IPv4, 20-byte header */
+	out[15] = 0;
+	out[16] = (uint8_t)(ip_len >> 8);
+	out[17] = (uint8_t)ip_len;
+	out[18] = 0;                   /* identification 0: DF is set */
+	out[19] = 0;
+	out[20] = 0x40;
+	out[21] = 0;
+	out[22] = 64;                  /* TTL */
+	out[23] = 6;                   /* TCP */
+	out[24] = 0;                   /* header checksum: the send queue's L3 offload */
+	out[25] = 0;
+	for (i = 0; i < 8; i++)
+		out[26 + i] = r->ip[i];
+	for (i = 0; i < 4; i++)
+		out[34 + i] = r->port[i];
+	gpp_wr32(out + 38, r->seq);
+	gpp_wr32(out + 42, r->ack);
+	out[46] = (uint8_t)((5u + opt_len / 4u) << 4);
+	out[47] = flags;
+	out[48] = 0xff;                /* window 65535 */
+	out[49] = 0xff;
+	out[50] = 0;                   /* checksum: the send queue's L4 offload */
+	out[51] = 0;
+	out[52] = 0;
+	out[53] = 0;
+}
+
+/*
+ * An IPv4 TCP segment to the HTTP port whose payload starts with "GET ": fills @p r for its answer
+ * and returns 1; 0 for anything else. The payload ends where the IPv4 total length says (short
+ * frames are padded to 60 bytes).
+ */
+OGDA_DEV_FN int gpp_http_parse(const uint8_t *p, uint32_t len, struct gpp_http_req *r)
+{
+	const uint8_t *tcp = (const uint8_t *)gpp_l4(p, len, 6);
+	uint32_t end, hl, plen;
+	const uint8_t *pl;
+
+	if (tcp == 0 || (uint32_t)(tcp - p) + 20u > len || gpp_rd16(tcp + 2) != GPP_HTTP_PORT)
+		return 0;
+	end = 14u + gpp_rd16(p + 16);
+	hl = (uint32_t)(tcp[12] >> 4) * 4u;
+	if (hl < 20u || end > len || (uint32_t)(tcp - p) + hl > end)
+		return 0;
+	pl = tcp + hl;
+	plen = end - (uint32_t)(pl - p);
+	if (plen < 5 || pl[0] != 'G' || pl[1] != 'E' || pl[2] != 'T' || pl[3] != ' ')
+		return 0;
+	gpp_answer_addrs(p, tcp, r);
 	r->seq = gpp_rd32(tcp + 8);
 	r->ack = gpp_rd32(tcp + 4) + plen;
 	r->page = gpp_http_page_of(pl + 4, plen - 4);
@@ -165,38 +216,8 @@ OGDA_DEV_FN void gpp_http_reply(uint8_t *out, const struct gpp_http_pages *pg, c
 
 	for (i = lane; i < n; i += lanes)
 		out[GPP_HTTP_HDR + i] = page[i];
-	if (lane != 0)
-		return;
-	for (i = 0; i < 12; i++)
-		out[i] = r->mac[i];
-	out[12] = 0x08;
-	out[13] = 0x00;
-	out[14] = 0x45;                /* IPv4, 20-byte header */
-	out[15] = 0;
-	out[16] = (uint8_t)((40u + n) >> 8);
-	out[17] = (uint8_t)(40u + n);
-	out[18] = 0;                   /* identification 0: DF is set */
-	out[19] = 0;
-	out[20] = 0x40;
-	out[21] = 0;
-	out[22] = 64;                  /* TTL */
-	out[23] = 6;                   /* TCP */
-	out[24] = 0;                   /* header checksum: the send queue's L3 offload */
-	out[25] = 0;
-	for (i = 0; i < 8; i++)
-		out[26 + i] = r->ip[i];
-	for (i = 0; i < 4; i++)
-		out[34 + i] = r->port[i];
-	gpp_wr32(out + 38, r->seq);
-	gpp_wr32(out + 42, r->ack);
-	out[46] = 5u << 4;             /* 20-byte TCP header */
-	out[47] = 0x18;                /* PSH | ACK */
-	out[48] = 0xff;                /* window 65535 */
-	out[49] = 0xff;
-	out[50] = 0;                   /* checksum: the send queue's L4 offload */
-	out[51] = 0;
-	out[52] = 0;
-	out[53] = 0;
+	if (lane == 0)
+		gpp_tcp_answer_hdr(out, r, 0x18 /* PSH | ACK */, 0, n);
 }
 
 /*

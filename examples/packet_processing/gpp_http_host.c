@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "device/ogda_dev_eth.h"
-#include "ex_cuda.h"
 #include "sample_util.h"
 
 static const char *const page_status[GPP_PAGES] = {"200 OK", "200 OK", "404 Not Found"};
@@ -41,27 +40,6 @@ static int build_pages(uint8_t *out, struct gpp_http_pages *pg)
 	return 0;
 }
 
-/* @p len bytes of device memory for the device path (GPU memory on a GPU), filled from @p src when not NULL. */
-static int dev_alloc(struct eth_sample *s, size_t len, const void *src, void **dev, void **cpu)
-{
-	void *host = NULL;
-
-	if (eth_sample_check(doca_gpu_mem_alloc(s->gpu, len, 4096, s->on_gpu ? DOCA_GPU_MEM_TYPE_GPU : DOCA_GPU_MEM_TYPE_CPU_GPU,
-						dev, s->on_gpu ? NULL : &host),
-			     "doca_gpu_mem_alloc (HTTP)") != 0) {
-		*dev = NULL;
-		return -1;
-	}
-	if (cpu != NULL)
-		*cpu = host;
-	if (src == NULL)
-		return 0;
-	if (s->on_gpu)
-		return ex_cuda_to_dev(*dev, src, len);
-	memcpy(host, src, len);
-	return 0;
-}
-
 static int make_sem(struct eth_sample *s, struct gpp_http_host *h, uint32_t i, struct gpp_http_queue *hq)
 {
 	if (eth_sample_check(doca_gpu_semaphore_create(s->gpu, &h->sem[i]), "doca_gpu_semaphore_create (HTTP)") != 0) {
@@ -91,8 +69,8 @@ int gpp_http_setup(struct eth_sample *s, uint32_t nq, struct gpp_args *a, struct
 
 	memset(h, 0, sizeof(*h));
 	h->nq = nq;
-	if (build_pages(pages, &a->pages) != 0 || dev_alloc(s, sizeof(pages), pages, &h->pages, NULL) != 0 ||
-	    dev_alloc(s, frames_len, NULL, &h->frames, NULL) != 0 ||
+	if (build_pages(pages, &a->pages) != 0 || eth_sample_dev_alloc(s, sizeof(pages), pages, &h->pages) != 0 ||
+	    eth_sample_dev_alloc(s, frames_len, NULL, &h->frames) != 0 ||
 	    eth_sample_mmap(s, h->frames, frames_len, &h->frames_mmap, &mkey) != 0)
 		return -1;
 	a->pages.data = h->pages;

@@ -101,28 +101,13 @@ static void build_answer(uint8_t *out, const uint8_t *req, const uint8_t *tcp, u
 			 uint32_t ack)
 {
 	uint32_t opt = (flags & TH_SYN) ? 4u : 0u;
+	struct gpp_http_req r;
 
+	gpp_answer_addrs(req, tcp, &r);
+	r.seq = seq;
+	r.ack = ack;
 	memset(out, 0, TX_FRAME);
-	memcpy(out, req + 6, 6);
-	memcpy(out + 6, req, 6);
-	out[12] = 0x08;
-	out[14] = 0x45;
-	out[17] = (uint8_t)(40u + opt);
-	out[20] = 0x40; /* DF */
-	out[22] = 64;
-	out[23] = 6;
-	memcpy(out + 26, req + 30, 4);
-	memcpy(out + 30, req + 26, 4);
-	out[34] = tcp[2];
-	out[35] = tcp[3];
-	out[36] = tcp[0];
-	out[37] = tcp[1];
-	gpp_wr32(out + 38, seq);
-	gpp_wr32(out + 42, ack);
-	out[46] = (uint8_t)((5u + opt / 4u) << 4);
-	out[47] = flags;
-	out[48] = 0xff;
-	out[49] = 0xff;
+	gpp_tcp_answer_hdr(out, &r, flags, opt, 0);
 	if (opt != 0) {
 		out[54] = 2; /* MSS */
 		out[55] = 4;
@@ -460,26 +445,18 @@ void gpp_tcp_cpu_get_stats(struct gpp_tcp_cpu *c, struct gpp_tcp_cpu_stats *st)
 	pthread_mutex_unlock(&c->lock);
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* Stops @p ctx, progressing the engine until it is idle (answers in flight complete). */
 static void stop_ctx(struct gpp_tcp_cpu *c, struct doca_ctx *ctx)
 {
 	enum doca_ctx_states state = DOCA_CTX_STATE_RUNNING;
-	uint64_t end = now_ms() + STOP_WAIT_MS;
+	int64_t end = sample_now_ms() + STOP_WAIT_MS;
 	doca_error_t err = doca_ctx_stop(ctx);
 
 	if (err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS) {
 		sample_err_doca("doca_ctx_stop (CPU queue)", err);
 		return;
 	}
-	while (doca_ctx_get_state(ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE && now_ms() < end)
+	while (doca_ctx_get_state(ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE && sample_now_ms() < end)
 		(void)doca_pe_progress(c->pe);
 	if (state != DOCA_CTX_STATE_IDLE)
 		sample_err("a CPU queue did not stop within %u ms", STOP_WAIT_MS);

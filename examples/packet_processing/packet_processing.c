@@ -278,20 +278,13 @@ static void report(const struct app *p)
 	       (unsigned long long)cs.answers, (unsigned long long)cs.failures);
 }
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static int run(struct app *p, const struct cfg *c)
 {
 	struct host_worker w[NQ_MAX];
 	struct gpp_http_server_arg sa[GPP_MAX_QUEUES];
 	pthread_t t[NQ_MAX + GPP_MAX_QUEUES];
-	uint64_t end = mono_ms() + c->seconds * 1000u, next = mono_ms() + 1000u, ns = 0;
+	int64_t end = sample_now_ms() + (int64_t)c->seconds * 1000, next = sample_now_ms() + 1000;
+	uint64_t ns = 0;
 	uint32_t i, started = 0, threads = p->s.on_gpu ? 0 : p->nq_total + (c->http ? p->a.nq : 0);
 	int rc = 0;
 
@@ -323,13 +316,13 @@ static int run(struct app *p, const struct cfg *c)
 	printf("gpu_packet_processing: ready: %u UDP, %u TCP and 1 ICMP queue%s (%s)\n", p->a.nq, p->a.nq,
 	       c->http ? ", HTTP server on port 80" : "", p->s.on_gpu ? "GPU kernels" : "host threads");
 	fflush(stdout);
-	while (mono_ms() < end && *(volatile int32_t *)p->status_cpu == 0 && started == threads) {
+	while (sample_now_ms() < end && *(volatile int32_t *)p->status_cpu == 0 && started == threads) {
 		struct timespec ts = {0, 20000000};
 
 		nanosleep(&ts, NULL);
-		collect(p, mono_ms() >= next);
-		if (mono_ms() >= next)
-			next += 1000u;
+		collect(p, sample_now_ms() >= next);
+		if (sample_now_ms() >= next)
+			next += 1000;
 	}
 	__atomic_store_n((uint32_t *)p->flag_cpu, 1, __ATOMIC_RELEASE);
 	if (p->s.on_gpu)
